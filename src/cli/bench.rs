@@ -1,0 +1,74 @@
+//! `tengen bench`: speed measurements whose figures go into the README (never timing assertions in tests).
+
+use anyhow::Result;
+use clap::{Args, Subcommand};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+use tengen::go::playout::{FastRng, play_out};
+use tengen::go::{Board, BoardSize, Color};
+
+#[derive(Subcommand)]
+pub enum BenchCommand {
+    /// Uniformly random playouts (no own-eye filling) to the end
+    Playouts(PlayoutArgs),
+}
+
+#[derive(Args)]
+pub struct PlayoutArgs {
+    #[arg(long, default_value = "9x9")]
+    size: String,
+    #[arg(long, default_value_t = 5.0)]
+    seconds: f64,
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+pub fn run(cmd: BenchCommand) -> Result<ExitCode> {
+    match cmd {
+        BenchCommand::Playouts(args) => playouts(args),
+    }
+}
+
+fn playouts(args: PlayoutArgs) -> Result<ExitCode> {
+    let size = BoardSize::parse(&args.size)?;
+    let limit = Duration::from_secs_f64(args.seconds);
+    let start = Instant::now();
+    let totals: Vec<(u64, u64)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..args.threads.max(1))
+            .map(|t| {
+                scope.spawn(move || {
+                    let mut rng = FastRng::new(args.seed.wrapping_add(t as u64 * 0x9E37_79B9));
+                    let empty = Board::new(size);
+                    let (mut games, mut moves) = (0u64, 0u64);
+                    while start.elapsed() < limit {
+                        for _ in 0..64 {
+                            let mut b = empty.clone();
+                            moves +=
+                                play_out(&mut b, Color::Black, &mut rng, size.area() * 3) as u64;
+                            games += 1;
+                        }
+                    }
+                    (games, moves)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or((0, 0)))
+            .collect()
+    });
+    let secs = start.elapsed().as_secs_f64();
+    let (games, moves) = totals.iter().fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    let json = serde_json::json!({
+        "size": size.to_string(),
+        "threads": args.threads,
+        "seconds": secs,
+        "playouts": games,
+        "playouts_per_sec": games as f64 / secs,
+        "moves_per_sec": moves as f64 / secs,
+    });
+    println!("{}", serde_json::to_string(&json)?);
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,624 @@
+//! SGF: a thin adapter over the `sgf-parse` crate.
+//!
+//! Reading goes through `sgf-parse`; this module turns its properties into tengen's types (points need the
+//! board size, passes may be `B[]` or `B[tt]`), keeps every other property verbatim so nothing is lost,
+//! and writes trees back deterministically. A malformed file gives an error with the file, line and column.
+
+use super::coord::{BoardSize, Color, Move, Point};
+use super::game::{Game, Setup};
+use super::rules::{Komi, Rules};
+use sgf_parse::SgfProp;
+use sgf_parse::go::{Move as SgfMove, Point as SgfPoint, Prop};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+/// Deeper trees are refused rather than risking the stack.
+pub const MAX_DEPTH: usize = 4000;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SgfError {
+    #[error("{path}: cannot read: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}:{line}:{column}: malformed SGF: {message}")]
+    Syntax {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("{path}: node {node}: {message}")]
+    Content {
+        path: PathBuf,
+        node: usize,
+        message: String,
+    },
+    #[error("{path}: move {number} ({mv}) is illegal: {reason}")]
+    IllegalMove {
+        path: PathBuf,
+        number: usize,
+        mv: String,
+        reason: super::board::IllegalMove,
+    },
+}
+
+/// Markup drawn on points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Markup {
+    Square,
+    Triangle,
+    Cross,
+    Circle,
+}
+
+impl Markup {
+    fn id(self) -> &'static str {
+        match self {
+            Markup::Square => "SQ",
+            Markup::Triangle => "TR",
+            Markup::Cross => "MA",
+            Markup::Circle => "CR",
+        }
+    }
+}
+
+/// One property of a node, in tengen's terms.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Property {
+    Move(Color, Move),
+    /// `AB`, `AW` (with a colour) or `AE` (without).
+    Setup(Option<Color>, Vec<Point>),
+    ToMove(Color),
+    Comment(String),
+    Markup(Markup, Vec<Point>),
+    Labels(Vec<(Point, String)>),
+    Size(BoardSize),
+    Komi(f64),
+    Rules(String),
+    /// Any other property, values kept as escaped text.
+    Other(String, Vec<String>),
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SgfNode {
+    pub props: Vec<Property>,
+    pub children: Vec<SgfNode>,
+}
+
+/// One game tree with its board size.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SgfGame {
+    pub size: BoardSize,
+    pub root: SgfNode,
+}
+
+impl SgfNode {
+    pub fn get_move(&self) -> Option<(Color, Move)> {
+        self.props.iter().find_map(|p| match p {
+            Property::Move(c, m) => Some((*c, *m)),
+            _ => None,
+        })
+    }
+
+    pub fn comment(&self) -> Option<&str> {
+        self.props.iter().find_map(|p| match p {
+            Property::Comment(c) => Some(c.as_str()),
+            _ => None,
+        })
+    }
+
+    pub fn markup(&self, kind: Markup) -> Vec<Point> {
+        self.props
+            .iter()
+            .filter_map(|p| match p {
+                Property::Markup(k, pts) if *k == kind => Some(pts.clone()),
+                _ => None,
+            })
+            .flatten()
+            .collect()
+    }
+
+    pub fn other(&self, id: &str) -> Option<&[String]> {
+        self.props.iter().find_map(|p| match p {
+            Property::Other(i, v) if i == id => Some(v.as_slice()),
+            _ => None,
+        })
+    }
+}
+
+impl SgfGame {
+    pub fn komi(&self) -> Option<f64> {
+        self.root.props.iter().find_map(|p| match p {
+            Property::Komi(k) => Some(*k),
+            _ => None,
+        })
+    }
+
+    pub fn rules_text(&self) -> Option<&str> {
+        self.root.props.iter().find_map(|p| match p {
+            Property::Rules(r) => Some(r.as_str()),
+            _ => None,
+        })
+    }
+
+    pub fn result(&self) -> Option<&str> {
+        self.root
+            .other("RE")
+            .and_then(|v| v.first())
+            .map(String::as_str)
+    }
+
+    /// The rules the record asks for (`RU`, then KataGo's compact form), defaulting to `default`; the
+    /// komi from `KM`, rounded to a half point. Unknown rule names fall back to `default`.
+    pub fn rules_or(&self, default: Rules) -> Rules {
+        let rules = self
+            .rules_text()
+            .and_then(|r| Rules::parse(r).ok())
+            .unwrap_or(default);
+        match self
+            .komi()
+            .and_then(|k| Komi::from_f64((k * 2.0).round() / 2.0).ok())
+        {
+            Some(komi) => rules.with_komi(komi),
+            None => rules.with_komi(default.komi),
+        }
+    }
+
+    /// The nodes of the main line (first children), root first.
+    pub fn main_line(&self) -> Vec<&SgfNode> {
+        let mut out = vec![&self.root];
+        let mut node = &self.root;
+        while let Some(child) = node.children.first() {
+            out.push(child);
+            node = child;
+        }
+        out
+    }
+
+    /// Replays nodes from the root into a game: setup properties, `PL`, and moves (a colour may move twice).
+    /// `strict` applies the rules' superko; otherwise only occupied points and suicide without a capture
+    /// are refused, as for records that break the rules on purpose.
+    pub fn replay(
+        &self,
+        nodes: &[&SgfNode],
+        rules: Rules,
+        strict: bool,
+        path: &Path,
+    ) -> Result<Game, SgfError> {
+        let mut game = Game::new(self.size, rules);
+        let mut number = 0;
+        for (i, node) in nodes.iter().enumerate() {
+            let has_setup = node.props.iter().any(|p| matches!(p, Property::Setup(..)));
+            if has_setup {
+                game = with_setup_applied(&game, node, self.size);
+            }
+            for p in &node.props {
+                match p {
+                    Property::Move(color, mv) => {
+                        number += 1;
+                        let result = if strict {
+                            game.play_as(*color, *mv)
+                        } else {
+                            game.play_tolerant(*color, *mv)
+                        };
+                        result.map_err(|reason| SgfError::IllegalMove {
+                            path: path.to_path_buf(),
+                            number,
+                            mv: format!("{color} {}", mv.to_gtp(self.size)),
+                            reason,
+                        })?;
+                    }
+                    Property::ToMove(c) => game.set_to_move(*c),
+                    _ => {}
+                }
+            }
+            let _ = i;
+        }
+        Ok(game)
+    }
+
+    /// Writes the tree as SGF text, deterministically (properties in order, point lists sorted).
+    pub fn to_sgf(&self) -> String {
+        let mut out = String::from("(");
+        write_sequence(&self.root, self.size, &mut out);
+        out.push_str(")\n");
+        out
+    }
+}
+
+/// Setup stones change the position without history: the game restarts from the resulting board.
+fn with_setup_applied(game: &Game, node: &SgfNode, size: BoardSize) -> Game {
+    let board = game.board();
+    let mut stones: Vec<(Color, Point)> = size
+        .points()
+        .filter_map(|p| board.color_at(p).map(|c| (c, p)))
+        .collect();
+    for prop in &node.props {
+        if let Property::Setup(color, points) = prop {
+            stones.retain(|(_, p)| !points.contains(p));
+            if let Some(c) = color {
+                stones.extend(points.iter().map(|&p| (*c, p)));
+            }
+        }
+    }
+    let setup = Setup {
+        black: stones
+            .iter()
+            .filter(|(c, _)| *c == Color::Black)
+            .map(|&(_, p)| p)
+            .collect(),
+        white: stones
+            .iter()
+            .filter(|(c, _)| *c == Color::White)
+            .map(|&(_, p)| p)
+            .collect(),
+        first_player: Some(game.to_move()),
+    };
+    Game::with_setup(size, game.rules(), setup)
+}
+
+fn write_sequence(node: &SgfNode, size: BoardSize, out: &mut String) {
+    let mut node = node;
+    loop {
+        out.push(';');
+        for p in &node.props {
+            write_property(p, size, out);
+        }
+        match node.children.len() {
+            0 => return,
+            1 => node = &node.children[0],
+            _ => {
+                for child in &node.children {
+                    out.push('(');
+                    write_sequence(child, size, out);
+                    out.push(')');
+                }
+                return;
+            }
+        }
+    }
+}
+
+fn write_points(id: &str, points: &[Point], out: &mut String) {
+    let mut sorted: Vec<String> = points.iter().map(|p| p.to_sgf()).collect();
+    sorted.sort();
+    out.push_str(id);
+    for s in sorted {
+        out.push_str(&format!("[{s}]"));
+    }
+}
+
+fn write_property(p: &Property, size: BoardSize, out: &mut String) {
+    match p {
+        Property::Move(c, m) => out.push_str(&format!("{}[{}]", c.letter(), m.to_sgf())),
+        Property::Setup(c, pts) => write_points(
+            c.map_or("AE", |c| if c == Color::Black { "AB" } else { "AW" }),
+            pts,
+            out,
+        ),
+        Property::ToMove(c) => out.push_str(&format!("PL[{}]", c.letter())),
+        Property::Comment(text) => out.push_str(&format!("C[{}]", escape(text))),
+        Property::Markup(kind, pts) => write_points(kind.id(), pts, out),
+        Property::Labels(labels) => {
+            let mut sorted: Vec<String> = labels
+                .iter()
+                .map(|(p, l)| format!("[{}:{}]", p.to_sgf(), escape(l)))
+                .collect();
+            sorted.sort();
+            out.push_str("LB");
+            sorted.iter().for_each(|s| out.push_str(s));
+        }
+        Property::Size(s) => {
+            if s.is_square() {
+                out.push_str(&format!("SZ[{}]", s.width))
+            } else {
+                out.push_str(&format!("SZ[{}:{}]", s.width, s.height))
+            }
+        }
+        Property::Komi(k) => out.push_str(&format!("KM[{k}]")),
+        Property::Rules(r) => out.push_str(&format!("RU[{}]", escape(r))),
+        Property::Other(id, values) => {
+            out.push_str(id);
+            values.iter().for_each(|v| out.push_str(&format!("[{v}]")));
+        }
+    }
+    let _ = size;
+}
+
+fn escape(text: &str) -> String {
+    text.replace('\\', "\\\\").replace(']', "\\]")
+}
+
+/// Removes SGF escapes and soft line breaks from raw text.
+fn unescape(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('\n') => {
+                    if chars.peek() == Some(&'\r') {
+                        chars.next();
+                    }
+                }
+                Some('\r') => {
+                    if chars.peek() == Some(&'\n') {
+                        chars.next();
+                    }
+                }
+                Some(other) => out.push(other),
+                None => {}
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Reads every game tree in an SGF file.
+pub fn read_file(path: &Path) -> Result<Vec<SgfGame>, SgfError> {
+    let bytes = std::fs::read(path).map_err(|source| SgfError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse_str(&String::from_utf8_lossy(&bytes), path)
+}
+
+/// Parses SGF text; `path` names the source in errors.
+pub fn parse_str(text: &str, path: &Path) -> Result<Vec<SgfGame>, SgfError> {
+    let trees = sgf_parse::parse(text).map_err(|e| {
+        let offset = locate_fault(text);
+        let (line, column) = line_column(text, offset);
+        SgfError::Syntax {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message: e.to_string(),
+        }
+    })?;
+    let mut games = Vec::new();
+    for tree in trees {
+        let root = match tree {
+            sgf_parse::GameTree::GoGame(root) => root,
+            sgf_parse::GameTree::Unknown(_) => {
+                return Err(SgfError::Content {
+                    path: path.to_path_buf(),
+                    node: 0,
+                    message: "not a game of Go (GM is not 1)".into(),
+                });
+            }
+        };
+        let size = match root.get_property("SZ") {
+            Some(Prop::SZ((w, h))) => {
+                BoardSize::new(*w as usize, *h as usize).map_err(|e| SgfError::Content {
+                    path: path.to_path_buf(),
+                    node: 0,
+                    message: e.to_string(),
+                })?
+            }
+            _ => BoardSize::square(19).expect("19 is a valid size"),
+        };
+        let mut counter = 0;
+        let root = convert(&root, size, path, &mut counter, 0)?;
+        games.push(SgfGame { size, root });
+    }
+    Ok(games)
+}
+
+fn convert(
+    node: &sgf_parse::SgfNode<Prop>,
+    size: BoardSize,
+    path: &Path,
+    counter: &mut usize,
+    depth: usize,
+) -> Result<SgfNode, SgfError> {
+    let here = *counter;
+    *counter += 1;
+    let err = |message: String| SgfError::Content {
+        path: path.to_path_buf(),
+        node: here,
+        message,
+    };
+    if depth > MAX_DEPTH {
+        return Err(err(format!("the tree is deeper than {MAX_DEPTH} nodes")));
+    }
+    let point = |p: &SgfPoint| -> Result<Point, SgfError> {
+        let (x, y) = (p.x as usize, p.y as usize);
+        if size.contains(x, y) {
+            Ok(Point::new(x, y))
+        } else {
+            Err(err(format!("point {x},{y} is off the {size} board")))
+        }
+    };
+    let points = |set: &HashSet<SgfPoint>| -> Result<Vec<Point>, SgfError> {
+        let mut v = set.iter().map(point).collect::<Result<Vec<_>, _>>()?;
+        v.sort();
+        Ok(v)
+    };
+    let mv = |m: &SgfMove| -> Result<Move, SgfError> {
+        match m {
+            SgfMove::Pass => Ok(Move::Pass),
+            SgfMove::Move(p)
+                if p.x == 19 && p.y == 19 && size.width() <= 19 && size.height() <= 19 =>
+            {
+                Ok(Move::Pass)
+            }
+            SgfMove::Move(p) => point(p).map(Move::Play),
+        }
+    };
+    let mut props = Vec::new();
+    for prop in node.properties() {
+        let converted = match prop {
+            Prop::B(m) => Property::Move(Color::Black, mv(m)?),
+            Prop::W(m) => Property::Move(Color::White, mv(m)?),
+            Prop::AB(s) => Property::Setup(Some(Color::Black), points(s)?),
+            Prop::AW(s) => Property::Setup(Some(Color::White), points(s)?),
+            Prop::AE(s) => Property::Setup(None, points(s)?),
+            Prop::PL(c) => Property::ToMove(match c {
+                sgf_parse::Color::Black => Color::Black,
+                sgf_parse::Color::White => Color::White,
+            }),
+            Prop::C(t) => Property::Comment(unescape(&t.text)),
+            Prop::SQ(s) => Property::Markup(Markup::Square, points(s)?),
+            Prop::TR(s) => Property::Markup(Markup::Triangle, points(s)?),
+            Prop::MA(s) => Property::Markup(Markup::Cross, points(s)?),
+            Prop::CR(s) => Property::Markup(Markup::Circle, points(s)?),
+            Prop::LB(labels) => {
+                let mut v = labels
+                    .iter()
+                    .map(|(p, t)| Ok((point(p)?, unescape(&t.text))))
+                    .collect::<Result<Vec<_>, SgfError>>()?;
+                v.sort_by(|a, b| a.0.cmp(&b.0));
+                Property::Labels(v)
+            }
+            Prop::SZ(_) => Property::Size(size),
+            Prop::KM(k) => Property::Komi(*k),
+            Prop::RU(t) => Property::Rules(unescape(&t.text)),
+            Prop::Unknown(id, values) | Prop::Invalid(id, values) => {
+                Property::Other(id.clone(), values.clone())
+            }
+            other => other_property(other),
+        };
+        props.push(converted);
+    }
+    let mut children = Vec::new();
+    for child in node.children() {
+        children.push(convert(child, size, path, counter, depth + 1)?);
+    }
+    Ok(SgfNode { props, children })
+}
+
+/// Keeps a property tengen does not interpret as its identifier and escaped values.
+fn other_property(prop: &Prop) -> Property {
+    let id = prop.identifier();
+    let text = prop.to_string();
+    let inner = text
+        .strip_prefix(&format!("{id}["))
+        .and_then(|t| t.strip_suffix(']'))
+        .unwrap_or("");
+    let mut values: Vec<String> = if inner.is_empty() {
+        vec![String::new()]
+    } else {
+        split_values(inner)
+    };
+    if matches!(id.as_str(), "AR" | "LN" | "DD" | "SL" | "TB" | "TW" | "VW") {
+        values.sort();
+    }
+    Property::Other(id, values)
+}
+
+/// Splits `a][b][c` at unescaped `][`.
+fn split_values(inner: &str) -> Vec<String> {
+    let mut values = vec![String::new()];
+    let mut chars = inner.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                let last = values.last_mut().expect("values starts non-empty");
+                last.push('\\');
+                if let Some(n) = chars.next() {
+                    last.push(n);
+                }
+            }
+            ']' if chars.peek() == Some(&'[') => {
+                chars.next();
+                values.push(String::new());
+            }
+            _ => values.last_mut().expect("values starts non-empty").push(c),
+        }
+    }
+    values
+}
+
+/// The byte offset of the first structural fault: an unmatched parenthesis, an unterminated value, or
+/// stray text. `sgf-parse` reports what went wrong but not where.
+fn locate_fault(text: &str) -> usize {
+    let (mut depth, mut value_start, mut escaped) = (0usize, None, false);
+    for (i, c) in text.char_indices() {
+        if let Some(_) = value_start {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == ']' {
+                value_start = None;
+            }
+            continue;
+        }
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => return i,
+            ')' => depth -= 1,
+            '[' => value_start = Some(i),
+            ';' => {}
+            c if c.is_whitespace() || c.is_ascii_alphabetic() => {}
+            _ => return i,
+        }
+    }
+    value_start.unwrap_or(text.len())
+}
+
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> SgfGame {
+        parse_str(text, Path::new("test.sgf")).unwrap().remove(0)
+    }
+
+    #[test]
+    fn reads_moves_passes_setup_and_markup() {
+        let g = parse(
+            "(;GM[1]FF[4]SZ[9]KM[7.50]RU[koSIMPLEscoreAREAtaxSEKIsui0]AB[cc][dd]AW[ee]PL[W]C[a \\] b]\n;W[ef]SQ[aa][ab]LB[cc:x];B[];W[tt])",
+        );
+        assert_eq!(g.size, BoardSize::square(9).unwrap());
+        assert_eq!(g.komi(), Some(7.5));
+        assert_eq!(g.root.comment(), Some("a ] b"));
+        let line = g.main_line();
+        assert_eq!(line.len(), 4);
+        assert_eq!(line[2].get_move(), Some((Color::Black, Move::Pass)));
+        assert_eq!(line[3].get_move(), Some((Color::White, Move::Pass)));
+        assert_eq!(line[1].markup(Markup::Square).len(), 2);
+        let game = g
+            .replay(
+                &line,
+                g.rules_or(Rules::tromp_taylor()),
+                true,
+                Path::new("t"),
+            )
+            .unwrap();
+        assert_eq!(game.board().color_at(Point::new(2, 2)), Some(Color::Black));
+        assert!(game.is_over());
+        assert_eq!(game.rules().ko, super::super::rules::KoRule::Simple);
+    }
+
+    #[test]
+    fn rectangular_sizes_and_round_trip() {
+        let text = "(;GM[1]SZ[7:5]PB[x\\]y];B[aa](;W[bb]C[one])(;W[cc];B[dd]))";
+        let g = parse(text);
+        assert_eq!(g.size, BoardSize::new(7, 5).unwrap());
+        let written = g.to_sgf();
+        let again = parse(&written);
+        assert_eq!(g, again);
+        assert_eq!(written, again.to_sgf());
+    }
+
+    #[test]
+    fn malformed_input_names_the_place() {
+        let err = parse_str("(;GM[1]SZ[9]\n;B[aa];W[bb\n", Path::new("bad.sgf")).unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.starts_with("bad.sgf:2:"), "{msg}");
+        let err = parse_str("(;GM[1]SZ[5];B[hh])", Path::new("off.sgf")).unwrap_err();
+        assert!(err.to_string().contains("off the 5x5 board"), "{err}");
+    }
+}

@@ -1,0 +1,6 @@
+//! tengen: a terminal workbench for Go opening books and endgame temperatures.
+//!
+//! The module tree is the architecture (see `docs/architecture.md`): dependencies point downwards only,
+//! from `tui` through `jobs`, `book`/`endgame`/`records`, `engine` and `nn` to `go`.
+
+pub mod go;
