@@ -1,0 +1,20 @@
+//! Engines answer one question: "search this position (with these root moves banned) and tell me what you
+//! found, as it comes in". The book, the endgame analysis and the workbench see only the [`Engine`] trait.
+//!
+//! Values in reports are always from Black's point of view, whatever the engine's own convention.
+
+pub mod query;
+
+pub use query::{Analysis, CancelToken, EngineError, MoveInfo, Query, Report, RootInfo};
+
+/// A search backend. `analyze` returns at once; reports arrive on the returned [`Analysis`], the last one
+/// with `is_final` set (or an error). Many analyses may be in flight on one engine.
+///
+/// Implementations spawn their work on tokio (external processes) or on their own threads (CPU search),
+/// never blocking the caller; `analyze` must be called from within a tokio runtime.
+pub trait Engine: Send + Sync {
+    /// A short name for status lines and errors, e.g. `rollout` or `katago (b6c96)`.
+    fn name(&self) -> String;
+
+    fn analyze(&self, query: Query) -> Analysis;
+}
