@@ -1,6 +1,7 @@
 //! Subcommands of the `tengen` binary. Each file parses its arguments into library calls and prints.
 
 mod bench;
+mod nn;
 mod position;
 
 use clap::{Parser, Subcommand};
@@ -24,6 +25,14 @@ enum Command {
     /// Measure speed: random playouts, and more as engines arrive
     #[command(subcommand)]
     Bench(bench::BenchCommand),
+    /// Networks: import KataGo models
+    #[command(subcommand)]
+    Model(nn::ModelCommand),
+    /// Networks: evaluate positions
+    #[command(subcommand)]
+    Nn(nn::NnCommand),
+    /// Install ONNX Runtime (the network runtime) into tengen's data directory
+    Setup(nn::SetupArgs),
 }
 
 pub fn run() -> anyhow::Result<ExitCode> {
@@ -31,6 +40,9 @@ pub fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Position(args)) => position::run(args),
         Some(Command::Bench(cmd)) => bench::run(cmd),
+        Some(Command::Model(cmd)) => nn::run_model(cmd),
+        Some(Command::Nn(cmd)) => nn::run_nn(cmd),
+        Some(Command::Setup(args)) => nn::run_setup(args),
         None => {
             use clap::CommandFactory;
             Cli::command().print_help()?;

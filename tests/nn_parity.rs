@@ -1,0 +1,157 @@
+//! Parity with KataGo: the shared b6c96 network, imported to ONNX by tengen and run through ONNX Runtime,
+//! must reproduce KataGo's own raw evaluations (`kata-raw-nn`, symmetry 0, Eigen backend) of every
+//! position in `../shared/data/katago-raw/g170-b6c96-raw-dev.json`.
+//!
+//! Needs ONNX Runtime: `.ci/test` sets `ORT_DYLIB_PATH`; elsewhere run `tengen setup` or set it yourself.
+
+use serde_json::Value;
+use std::path::Path;
+use tengen::go::{BoardSize, Color, Game, Komi, Move, Rules};
+use tengen::nn::{BatchOptions, Evaluator, SessionOptions};
+
+const MODEL: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/models/g170-b6c96-s175395328-d26788732.bin.gz"
+);
+const RAW: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/data/katago-raw/g170-b6c96-raw-dev.json"
+);
+
+fn require_runtime() {
+    if let Err(e) = tengen::nn::runtime::check() {
+        panic!("this test needs ONNX Runtime: {e}");
+    }
+}
+
+fn position(p: &Value) -> Game {
+    let side = p["board_size"].as_u64().unwrap() as usize;
+    let size = BoardSize::square(side).unwrap();
+    let rules = Rules::parse(p["rules"].as_str().unwrap())
+        .unwrap()
+        .with_komi(Komi::from_f64(p["komi"].as_f64().unwrap()).unwrap());
+    let mut game = Game::new(size, rules);
+    for m in p["moves"].as_array().unwrap() {
+        let color = Color::parse(m[0].as_str().unwrap()).unwrap();
+        let mv = Move::parse_gtp(m[1].as_str().unwrap(), size).unwrap();
+        game.play_as(color, mv).unwrap();
+    }
+    let next = Color::parse(p["next_player"].as_str().unwrap()).unwrap();
+    if game.to_move() != next {
+        game.set_to_move(next);
+    }
+    game
+}
+
+#[test]
+fn imported_b6c96_matches_katago_raw_outputs() {
+    require_runtime();
+    let dir = tempfile::tempdir().unwrap();
+    let onnx = dir.path().join("b6c96.onnx");
+    tengen::nn::import::import(Path::new(MODEL), &onnx).unwrap();
+    let evaluator =
+        Evaluator::open(&onnx, &SessionOptions::default(), BatchOptions::default()).unwrap();
+    let data: Value = serde_json::from_str(&std::fs::read_to_string(RAW).unwrap()).unwrap();
+    let positions = data["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), 22);
+    let mut failures = Vec::new();
+    for (n, p) in positions.iter().enumerate() {
+        let game = position(p);
+        let ours = evaluator.evaluate(&game).unwrap();
+        let raw = &p["raw"];
+        let label = format!(
+            "#{n} {}x{} {} {} moves",
+            game.size().width(),
+            game.size().height(),
+            p["rules"],
+            game.moves().len()
+        );
+        let mut worst = |what: &str, theirs: f64, ours: f64, tolerance: f64| {
+            let delta = (theirs - ours).abs();
+            if delta > tolerance || !delta.is_finite() {
+                failures.push(format!(
+                    "{label}: {what} KataGo {theirs} tengen {ours} (|Δ| {delta:.5})"
+                ));
+            }
+        };
+        worst(
+            "whiteWin",
+            raw["whiteWin"].as_f64().unwrap(),
+            ours.white_win as f64,
+            1e-3,
+        );
+        worst(
+            "whiteLoss",
+            raw["whiteLoss"].as_f64().unwrap(),
+            ours.white_loss as f64,
+            1e-3,
+        );
+        worst(
+            "noResult",
+            raw["noResult"].as_f64().unwrap(),
+            ours.no_result as f64,
+            1e-3,
+        );
+        worst(
+            "whiteLead",
+            raw["whiteLead"].as_f64().unwrap(),
+            ours.white_lead as f64,
+            0.05,
+        );
+        worst(
+            "policyPass",
+            raw["policyPass"].as_f64().unwrap(),
+            ours.policy_pass as f64,
+            1e-3,
+        );
+        let theirs_policy = raw["policy"].as_array().unwrap();
+        assert_eq!(theirs_policy.len(), ours.policy.len(), "{label}");
+        for (i, (t, o)) in theirs_policy.iter().zip(&ours.policy).enumerate() {
+            match (t.as_f64(), o) {
+                (Some(t), Some(o)) => worst(&format!("policy[{i}]"), t, *o as f64, 1e-3),
+                (None, None) => {}
+                (t, o) => worst(
+                    &format!("policy[{i}] legality (KataGo {t:?}, tengen {o:?})"),
+                    0.0,
+                    f64::NAN,
+                    0.0,
+                ),
+            }
+        }
+        let theirs_own = raw["whiteOwnership"].as_array().unwrap();
+        for (i, (t, o)) in theirs_own.iter().zip(&ours.white_ownership).enumerate() {
+            worst(
+                &format!("ownership[{i}]"),
+                t.as_f64().unwrap(),
+                *o as f64,
+                1e-3,
+            );
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn a_cuda_request_without_a_gpu_falls_back_to_the_cpu_and_says_why() {
+    require_runtime();
+    let dir = tempfile::tempdir().unwrap();
+    let onnx = dir.path().join("b6c96.onnx");
+    tengen::nn::import::import(Path::new(MODEL), &onnx).unwrap();
+    let options = SessionOptions {
+        device: tengen::nn::Device::Cuda(0),
+        ..SessionOptions::default()
+    };
+    let evaluator = Evaluator::open(&onnx, &options, BatchOptions::default()).unwrap();
+    assert_eq!(evaluator.device(), tengen::nn::Device::Cpu);
+    let reason = evaluator.fallback().expect("the fallback is reported");
+    assert!(reason.contains("CUDA device 0 unavailable"), "{reason}");
+    // And the CPU session it fell back to evaluates.
+    let game = Game::new(BoardSize::square(9).unwrap(), Rules::tromp_taylor());
+    let eval = evaluator.evaluate(&game).unwrap();
+    assert!((eval.white_win + eval.white_loss + eval.no_result - 1.0).abs() < 1e-4);
+}
