@@ -114,18 +114,23 @@ impl Evaluator {
         &self.stats
     }
 
-    /// Evaluates several positions, blocking until all are done.
-    pub fn evaluate_features(&self, items: Vec<Features>) -> Result<Vec<RawOutput>, RuntimeError> {
-        if items.is_empty() {
-            return Ok(Vec::new());
-        }
+    /// Queues several positions for evaluation and returns at once; [`Pending::wait`] gets the answers.
+    /// A search keeps two groups in flight this way, preparing one while the other runs.
+    pub fn submit(&self, items: Vec<Features>) -> Result<Pending, RuntimeError> {
         let (reply, answer) = mpsc::channel();
+        if items.is_empty() {
+            let _ = reply.send(Ok(Vec::new()));
+            return Ok(Pending(answer));
+        }
         self.requests
             .send(Request { items, reply })
             .map_err(|_| RuntimeError::Run("the evaluator thread has stopped".into()))?;
-        answer
-            .recv()
-            .map_err(|_| RuntimeError::Run("the evaluator thread has stopped".into()))?
+        Ok(Pending(answer))
+    }
+
+    /// Evaluates several positions, blocking until all are done.
+    pub fn evaluate_features(&self, items: Vec<Features>) -> Result<Vec<RawOutput>, RuntimeError> {
+        self.submit(items)?.wait()
     }
 
     /// Evaluates one position and post-processes it.
@@ -136,6 +141,17 @@ impl Evaluator {
             .next()
             .ok_or_else(|| RuntimeError::Run("no output".into()))?;
         Ok(postprocess(game, &raw))
+    }
+}
+
+/// Answers to a submitted group, in the order submitted.
+pub struct Pending(Receiver<Result<Vec<RawOutput>, RuntimeError>>);
+
+impl Pending {
+    pub fn wait(self) -> Result<Vec<RawOutput>, RuntimeError> {
+        self.0
+            .recv()
+            .map_err(|_| RuntimeError::Run("the evaluator thread has stopped".into()))?
     }
 }
 

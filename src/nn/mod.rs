@@ -11,7 +11,7 @@ pub mod output;
 pub mod pass_alive;
 pub mod runtime;
 
-pub use batcher::{BatchOptions, Evaluator};
+pub use batcher::{BatchOptions, Evaluator, Pending};
 pub use features::{Features, encode};
 pub use output::{NnEval, RawOutput, postprocess};
 pub use runtime::{Device, RuntimeError, SessionOptions};
