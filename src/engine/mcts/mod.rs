@@ -277,14 +277,14 @@ impl MctsEngine {
             if stop && in_flight.is_none() {
                 break;
             }
-            if let (Some(tx), Some(at)) = (progress, next_report) {
-                if Instant::now() >= at {
-                    next_report = query
-                        .report_every
-                        .map(|e| Instant::now() + e.max(Duration::from_millis(10)));
-                    // A slow reader loses intermediate reports, never the final one.
-                    let _ = tx.try_send(Ok(search.report(query, &root_eval, false)));
-                }
+            if let (Some(tx), Some(at)) = (progress, next_report)
+                && Instant::now() >= at
+            {
+                next_report = query
+                    .report_every
+                    .map(|e| Instant::now() + e.max(Duration::from_millis(10)));
+                // A slow reader loses intermediate reports, never the final one.
+                let _ = tx.try_send(Ok(search.report(query, &root_eval, false)));
             }
         }
         Ok(search.report(query, &root_eval, true))
@@ -309,7 +309,7 @@ struct Search<'e> {
 }
 
 enum Descent {
-    Leaf(Leaf),
+    Leaf(Box<Leaf>),
     /// Reached a leaf already waiting for its evaluation: the batch is as wide as the tree allows now.
     Busy,
     /// Backed up at once (a finished game or a cached evaluation).
@@ -324,7 +324,7 @@ impl Search<'_> {
         while leaves.len() < count && attempts < count * 4 {
             attempts += 1;
             match self.descend()? {
-                Descent::Leaf(leaf) => leaves.push(leaf),
+                Descent::Leaf(leaf) => leaves.push(*leaf),
                 Descent::Busy => break,
                 Descent::Done => {}
             }
@@ -380,7 +380,7 @@ impl Search<'_> {
             self.tree.node_mut(n).virtual_losses += 1;
         }
         self.tree.node_mut(id).pending = true;
-        Ok(Descent::Leaf(Leaf { path, game }))
+        Ok(Descent::Leaf(Box::new(Leaf { path, game })))
     }
 
     /// Expands and backs up a batch of evaluated leaves.
@@ -451,7 +451,6 @@ impl Search<'_> {
         let root = tree.node(Tree::ROOT);
         let to_move = self.root_game.to_move();
         let chooser = sign(to_move);
-        let size = self.root_game.size();
         let moves = tree
             .ranked_root_edges()
             .into_iter()

@@ -292,7 +292,7 @@ impl Tree {
                 Some((i, c.visits, eligible.then_some(mean - radius)))
             })
             .collect();
-        ranked.sort_by(|a, b| b.1.cmp(&a.1));
+        ranked.sort_by_key(|r| std::cmp::Reverse(r.1));
         if let Some(best) = ranked
             .iter()
             .enumerate()
