@@ -113,3 +113,31 @@ fn unsupported_model_versions_are_named() {
         "{stderr}"
     );
 }
+
+#[test]
+fn with_no_runtime_anywhere_the_error_lists_where_it_looked() {
+    let home = tempfile::tempdir().unwrap();
+    let out = tengen()
+        .current_dir(home.path())
+        .env_remove("ORT_DYLIB_PATH")
+        .env_remove("LD_LIBRARY_PATH")
+        .env("HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.path().join("config"))
+        .env("XDG_DATA_HOME", home.path().join("data"))
+        .env("TENGEN_AUTO_SETUP", "0")
+        .args(["nn", "eval", "--model", "net.onnx", "--size", "9"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if stderr.contains("could not be loaded") {
+        // A system-wide libonnxruntime.so exists on this machine; the search reached it, which is right too.
+        return;
+    }
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("ONNX Runtime was not found"), "{stderr}");
+    assert!(
+        stderr.contains("./.venv") && stderr.contains("tengen setup"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+}

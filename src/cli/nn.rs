@@ -1,7 +1,7 @@
 //! `tengen model import` (KataGo `.bin.gz` → ONNX), `tengen nn eval` (one raw evaluation, in KataGo's
 //! `kata-raw-nn` terms) and `tengen setup` (installs ONNX Runtime into tengen's data directory).
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -153,53 +153,13 @@ fn print_eval(game: &Game, out: &NnEval) {
 }
 
 pub fn run_setup(args: SetupArgs) -> Result<ExitCode> {
-    let venv =
-        runtime::setup_venv_dir().context("no home directory: set ORT_DYLIB_PATH instead")?;
     let package = if args.gpu {
         "onnxruntime-gpu"
     } else {
         "onnxruntime"
     };
-    if !venv.join("bin/pip").exists() {
-        eprintln!("creating {}", venv.display());
-        let status = std::process::Command::new(&args.python)
-            .args(["-m", "venv"])
-            .arg(&venv)
-            .status()
-            .with_context(|| {
-                format!(
-                    "cannot run {} (install Python 3 with venv, or set ORT_DYLIB_PATH)",
-                    args.python
-                )
-            })?;
-        if !status.success() {
-            bail!(
-                "`{} -m venv {}` failed (on Debian: apt-get install python3-venv)",
-                args.python,
-                venv.display()
-            );
-        }
-    }
-    eprintln!(
-        "installing {package}=={ORT_VERSION} into {}",
-        venv.display()
-    );
-    let status = std::process::Command::new(venv.join("bin/pip"))
-        .args(["install", "--disable-pip-version-check", "-q"])
-        .arg(format!("{package}=={ORT_VERSION}"))
-        .status()
-        .context("cannot run pip in the venv")?;
-    if !status.success() {
-        bail!(
-            "pip could not install {package}=={ORT_VERSION}; check the network or set ORT_DYLIB_PATH"
-        );
-    }
-    let library = runtime::library_in_venv(&venv).with_context(|| {
-        format!(
-            "{package} installed but no libonnxruntime.so under {}",
-            venv.display()
-        )
-    })?;
+    eprintln!("installing {package}=={ORT_VERSION} into tengen's data directory");
+    let library = runtime::install(args.gpu, &args.python)?;
     println!("ONNX Runtime {ORT_VERSION}: {}", library.display());
     Ok(ExitCode::SUCCESS)
 }

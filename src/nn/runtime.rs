@@ -31,6 +31,10 @@ pub enum RuntimeError {
     Run(String),
     #[error("tengen's config {path} is not valid: {detail}")]
     Config { path: PathBuf, detail: String },
+    #[error(
+        "installing ONNX Runtime into {dir} failed: {detail}; install it yourself and set ORT_DYLIB_PATH"
+    )]
+    Install { dir: PathBuf, detail: String },
 }
 
 /// Where the computation runs.
@@ -235,14 +239,76 @@ pub fn find_library(config: &RuntimeConfig) -> Result<(PathBuf, LibrarySource), 
     })
 }
 
-/// The process-wide ONNX Runtime environment, loaded on first use (ORT allows one per process).
+/// Installs the `onnxruntime` (or `onnxruntime-gpu`) wheel from PyPI into a venv in tengen's data
+/// directory and returns the library's path. Needs `python3` with `venv` and access to PyPI.
+pub fn install(gpu: bool, python: &str) -> Result<PathBuf, RuntimeError> {
+    let venv = setup_venv_dir().ok_or_else(|| RuntimeError::Install {
+        dir: PathBuf::from("~"),
+        detail: "there is no home directory to put tengen's data in".into(),
+    })?;
+    let fail = |detail: String| RuntimeError::Install {
+        dir: venv.clone(),
+        detail,
+    };
+    let package = if gpu {
+        "onnxruntime-gpu"
+    } else {
+        "onnxruntime"
+    };
+    if !venv.join("bin/pip").exists() {
+        let status = std::process::Command::new(python)
+            .args(["-m", "venv"])
+            .arg(&venv)
+            .status()
+            .map_err(|e| fail(format!("cannot run {python} ({e})")))?;
+        if !status.success() {
+            return Err(fail(format!(
+                "`{python} -m venv` failed (on Debian: apt-get install python3-venv)"
+            )));
+        }
+    }
+    let status = std::process::Command::new(venv.join("bin/pip"))
+        .args(["install", "--disable-pip-version-check", "-q"])
+        .arg(format!("{package}=={ORT_VERSION}"))
+        .status()
+        .map_err(|e| fail(format!("cannot run pip ({e})")))?;
+    if !status.success() {
+        return Err(fail(format!(
+            "pip could not install {package}=={ORT_VERSION}"
+        )));
+    }
+    library_in_venv(&venv).ok_or_else(|| {
+        fail(format!(
+            "{package} installed but it has no libonnxruntime.so"
+        ))
+    })
+}
+
+/// Whether a missing runtime is installed on first use (`TENGEN_AUTO_SETUP=0` turns that off).
+fn auto_setup_enabled() -> bool {
+    std::env::var("TENGEN_AUTO_SETUP").map_or(true, |v| v != "0")
+}
+
+/// The process-wide ONNX Runtime environment, loaded on first use (ORT allows one per process). When no
+/// library is found anywhere, it is installed into tengen's data directory first (as `tengen setup`
+/// does), so that the first use of a network on a fresh machine just works.
 pub fn environment() -> Result<&'static ort::environment::Environment, RuntimeError> {
     static ENVIRONMENT: OnceLock<Result<ort::environment::Environment, RuntimeError>> =
         OnceLock::new();
     ENVIRONMENT
         .get_or_init(|| {
             let config = RuntimeConfig::load()?;
-            let (path, _) = find_library(&config)?;
+            let path = match find_library(&config) {
+                Ok((path, _)) => path,
+                Err(RuntimeError::NotFound { .. }) if auto_setup_enabled() => {
+                    eprintln!(
+                        "tengen: ONNX Runtime not found; installing onnxruntime=={ORT_VERSION} from \
+                         PyPI into tengen's data directory (TENGEN_AUTO_SETUP=0 turns this off)"
+                    );
+                    install(false, "python3")?
+                }
+                Err(e) => return Err(e),
+            };
             // Never build an `ort::Error` before the library is loaded: that would call into it.
             let builder = ort::init_from(&path).map_err(|e| RuntimeError::Load {
                 path: path.clone(),

@@ -130,6 +130,72 @@ impl Builder {
         self.node("Mul", &[&relu, mask], &norm.name, vec![])
     }
 
+    /// A convolution with the batch norm after it folded in (weights scaled per output channel, the
+    /// norm's shift as the bias), so ORT sees Conv+ReLU, which it fuses, and no elementwise pair between.
+    fn conv_folded(&mut self, x: &str, conv: &Conv, norm: &Affine) -> String {
+        let per_out = conv.in_channels * conv.kernel_y * conv.kernel_x;
+        let weights: Vec<f32> = conv
+            .weights_oihw
+            .iter()
+            .enumerate()
+            .map(|(i, w)| w * norm.scale[i / per_out])
+            .collect();
+        let w = self.floats(
+            &conv.name,
+            &[
+                conv.out_channels as i64,
+                conv.in_channels as i64,
+                conv.kernel_y as i64,
+                conv.kernel_x as i64,
+            ],
+            &weights,
+        );
+        let bias = self.floats(
+            &format!("{}/bias", norm.name),
+            &[conv.out_channels as i64],
+            &norm.bias,
+        );
+        let pad_y = (conv.kernel_y / 2 * conv.dilation_y) as i64;
+        let pad_x = (conv.kernel_x / 2 * conv.dilation_x) as i64;
+        self.node(
+            "Conv",
+            &[x, &w, &bias],
+            &conv.name,
+            vec![
+                ints_attr(
+                    "kernel_shape",
+                    &[conv.kernel_y as i64, conv.kernel_x as i64],
+                ),
+                ints_attr(
+                    "dilations",
+                    &[conv.dilation_y as i64, conv.dilation_x as i64],
+                ),
+                ints_attr("pads", &[pad_y, pad_x, pad_y, pad_x]),
+            ],
+        )
+    }
+
+    fn relu_mask(&mut self, x: &str, mask: &str, hint: &str) -> String {
+        let relu = self.node("Relu", &[x], hint, vec![]);
+        self.node("Mul", &[&relu, mask], hint, vec![])
+    }
+
+    /// A dense layer whose output channels are scaled (by the batch norm that follows the sum it feeds).
+    fn matmul_scaled(&mut self, x: &str, m: &MatMul, scale: &[f32]) -> String {
+        let weights: Vec<f32> = m
+            .weights
+            .iter()
+            .enumerate()
+            .map(|(i, w)| w * scale[i % m.out_channels])
+            .collect();
+        let w = self.floats(
+            &m.name,
+            &[m.in_channels as i64, m.out_channels as i64],
+            &weights,
+        );
+        self.node("MatMul", &[x, &w], &m.name, vec![])
+    }
+
     fn matmul(&mut self, x: &str, m: &MatMul) -> String {
         let w = self.floats(
             &m.name,
@@ -325,8 +391,8 @@ pub fn build(model: &KataModel) -> Vec<u8> {
                 ..
             } => {
                 let a = b.norm_relu_mask(&trunk, pre_norm, &mask);
-                let r = b.conv(&a, regular_conv);
-                let m = b.norm_relu_mask(&r, mid_norm, &mask);
+                let r = b.conv_folded(&a, regular_conv, mid_norm);
+                let m = b.relu_mask(&r, &mask, &mid_norm.name);
                 b.conv(&m, final_conv)
             }
             Block::GlobalPooling {
@@ -339,14 +405,15 @@ pub fn build(model: &KataModel) -> Vec<u8> {
                 final_conv,
                 ..
             } => {
+                // midBN(regular(a) + pooled·W) = regular'(a) + pooled·W' with the norm folded into both.
                 let a = b.norm_relu_mask(&trunk, pre_norm, &mask);
-                let r = b.conv(&a, regular_conv);
-                let gc = b.conv(&a, gpool_conv);
-                let ga = b.norm_relu_mask(&gc, gpool_norm, &mask);
+                let r = b.conv_folded(&a, regular_conv, mid_norm);
+                let gc = b.conv_folded(&a, gpool_conv, gpool_norm);
+                let ga = b.relu_mask(&gc, &mask, &gpool_norm.name);
                 let pooled = pool.global(&mut b, &ga);
-                let bias = b.matmul(&pooled, gpool_to_bias);
+                let bias = b.matmul_scaled(&pooled, gpool_to_bias, &mid_norm.scale);
                 let r = b.add_channel_bias(&r, &bias);
-                let m = b.norm_relu_mask(&r, mid_norm, &mask);
+                let m = b.relu_mask(&r, &mask, &mid_norm.name);
                 b.conv(&m, final_conv)
             }
         };
@@ -356,13 +423,13 @@ pub fn build(model: &KataModel) -> Vec<u8> {
 
     // Policy head.
     let p = &model.policy;
-    let p1 = b.conv(&tip, &p.p1_conv);
-    let g1 = b.conv(&tip, &p.g1_conv);
-    let g1 = b.norm_relu_mask(&g1, &p.g1_norm, &mask);
+    let p1 = b.conv_folded(&tip, &p.p1_conv, &p.p1_norm);
+    let g1 = b.conv_folded(&tip, &p.g1_conv, &p.g1_norm);
+    let g1 = b.relu_mask(&g1, &mask, &p.g1_norm.name);
     let gp = pool.global(&mut b, &g1);
-    let p_bias = b.matmul(&gp, &p.gpool_to_bias);
+    let p_bias = b.matmul_scaled(&gp, &p.gpool_to_bias, &p.p1_norm.scale);
     let p1 = b.add_channel_bias(&p1, &p_bias);
-    let p1 = b.norm_relu_mask(&p1, &p.p1_norm, &mask);
+    let p1 = b.relu_mask(&p1, &mask, &p.p1_norm.name);
     let policy = b.conv(&p1, &p.p2_conv);
     b.node_to("Identity", &[&policy], names::POLICY, vec![]);
     let pass = b.matmul(&gp, &p.gpool_to_pass);
@@ -370,8 +437,8 @@ pub fn build(model: &KataModel) -> Vec<u8> {
 
     // Value head.
     let v = &model.value;
-    let v1 = b.conv(&tip, &v.v1_conv);
-    let v1 = b.norm_relu_mask(&v1, &v.v1_norm, &mask);
+    let v1 = b.conv_folded(&tip, &v.v1_conv, &v.v1_norm);
+    let v1 = b.relu_mask(&v1, &mask, &v.v1_norm.name);
     let vp = pool.value(&mut b, &v1);
     let v2 = b.matmul(&vp, &v.v2_mul);
     let v2 = b.bias(&v2, &v.v2_bias);
