@@ -155,3 +155,71 @@ fn a_cuda_request_without_a_gpu_falls_back_to_the_cpu_and_says_why() {
     let eval = evaluator.evaluate(&game).unwrap();
     assert!((eval.white_win + eval.white_loss + eval.no_result - 1.0).abs() < 1e-4);
 }
+
+#[test]
+fn batched_requests_of_mixed_sizes_from_several_threads_get_their_own_answers() {
+    require_runtime();
+    let dir = tempfile::tempdir().unwrap();
+    let onnx = dir.path().join("b6c96.onnx");
+    tengen::nn::import::import(Path::new(MODEL), &onnx).unwrap();
+    let batch = BatchOptions {
+        max_batch: 16,
+        deadline: std::time::Duration::from_millis(5),
+    };
+    let evaluator = Evaluator::open(&onnx, &SessionOptions::default(), batch).unwrap();
+    let data: Value = serde_json::from_str(&std::fs::read_to_string(RAW).unwrap()).unwrap();
+    let games: Vec<Game> = data["positions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(position)
+        .collect();
+    // One at a time first: the reference answers.
+    let alone: Vec<_> = games
+        .iter()
+        .map(|g| evaluator.evaluate(g).unwrap())
+        .collect();
+    let batches_before = evaluator
+        .stats()
+        .batches
+        .load(std::sync::atomic::Ordering::Relaxed);
+    // Then every position at once from four threads, 7x7 to 19x19 mixed, so that batches form and split by size.
+    let together: Vec<_> = std::thread::scope(|s| {
+        let handles: Vec<_> = games
+            .chunks(6)
+            .map(|chunk| {
+                let evaluator = evaluator.clone();
+                s.spawn(move || {
+                    chunk
+                        .iter()
+                        .map(|g| evaluator.evaluate(g).unwrap())
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    let batches = evaluator
+        .stats()
+        .batches
+        .load(std::sync::atomic::Ordering::Relaxed)
+        - batches_before;
+    assert!(
+        batches < games.len() as u64,
+        "requests were batched: {batches} runs for {} positions",
+        games.len()
+    );
+    for (i, (a, b)) in alone.iter().zip(&together).enumerate() {
+        assert!((a.white_win - b.white_win).abs() < 1e-4, "position {i}");
+        assert_eq!(a.policy.len(), b.policy.len(), "position {i}");
+        for (x, y) in a.policy.iter().zip(&b.policy) {
+            assert!(
+                (x.unwrap_or(0.0) - y.unwrap_or(0.0)).abs() < 1e-4,
+                "position {i}"
+            );
+        }
+    }
+}

@@ -163,7 +163,10 @@ pub fn encode(game: &Game) -> Features {
         Tax::All => (1.0, 1.0),
     };
     // No encore in tengen's games: planes 7, 8, 20, 21 and globals 12, 13 stay 0.
-    global[14] = f32::from(u8::from(game.consecutive_passes() == 1));
+    // A pass ends the game after the opponent's pass, except that under simple ko a pass with a ko
+    // pending does not count towards the end (KataGo's "ending passes").
+    let ko_pending = rules.ko == KoRule::Simple && board.ko_point().is_some();
+    global[14] = f32::from(u8::from(game.consecutive_passes() == 1 && !ko_pending));
     global[17] = f32::from(u8::from(rules.has_button));
     if rules.scoring == Scoring::Area {
         global[18] = komi_parity_wave(komi, area);
