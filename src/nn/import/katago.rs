@@ -14,10 +14,10 @@ pub const SUPPORTED_VERSIONS: &[u32] = &[8];
 
 #[derive(Debug, thiserror::Error)]
 pub enum ModelError {
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {path}: {reason}")]
     Io {
         path: PathBuf,
-        source: std::io::Error,
+        reason: std::io::Error,
     },
     #[error(
         "{path}: model version {version} is not supported yet (tengen reads versions {supported:?}; \
@@ -145,9 +145,9 @@ pub struct KataModel {
 impl KataModel {
     /// Reads a `.bin.gz` (or an already inflated `.bin`) model file.
     pub fn read(path: &Path) -> Result<KataModel, ModelError> {
-        let io = |source| ModelError::Io {
+        let io = |reason| ModelError::Io {
             path: path.to_path_buf(),
-            source,
+            reason,
         };
         let raw = std::fs::read(path).map_err(io)?;
         let bytes = if raw.starts_with(&[0x1f, 0x8b]) {
@@ -320,7 +320,11 @@ impl Tokens<'_> {
 
     fn model(&mut self) -> Result<KataModel, ModelError> {
         let name = self.word("the model name")?;
-        let version = self.int("the model version")? as u32;
+        let version = self.int("the model version").map_err(|_| {
+            self.error(
+                "this is not a KataGo model file (a name, then the model version, is expected)",
+            )
+        })? as u32;
         if !SUPPORTED_VERSIONS.contains(&version) {
             return Err(ModelError::UnsupportedVersion {
                 path: self.path.to_path_buf(),

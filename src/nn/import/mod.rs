@@ -13,10 +13,10 @@ use std::path::{Path, PathBuf};
 pub enum ImportError {
     #[error(transparent)]
     Model(#[from] ModelError),
-    #[error("cannot write {path}: {source}")]
+    #[error("cannot write {path}: {reason}")]
     Write {
         path: PathBuf,
-        source: std::io::Error,
+        reason: std::io::Error,
     },
 }
 
@@ -35,9 +35,9 @@ pub struct ImportSummary {
 pub fn import(input: &Path, output: &Path) -> Result<ImportSummary, ImportError> {
     let model = KataModel::read(input)?;
     let bytes = graph::build(&model);
-    std::fs::write(output, &bytes).map_err(|source| ImportError::Write {
+    std::fs::write(output, &bytes).map_err(|reason| ImportError::Write {
         path: output.to_path_buf(),
-        source,
+        reason,
     })?;
     Ok(ImportSummary {
         name: model.name.clone(),
