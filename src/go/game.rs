@@ -122,6 +122,12 @@ impl Game {
         self.consecutive_passes >= 2
     }
 
+    /// Continues a game that two passes had ended, as servers do after a dispute and KataGo's territory
+    /// rules do in their encore: the pass count starts again.
+    pub fn resume(&mut self) {
+        self.consecutive_passes = 0;
+    }
+
     /// Checks a move for the player to move under the full rules, superko included.
     pub fn check(&self, mv: Move) -> Result<(), IllegalMove> {
         self.check_as(self.to_move, mv)

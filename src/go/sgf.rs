@@ -151,7 +151,8 @@ impl SgfGame {
     }
 
     /// The rules the record asks for (`RU`, then KataGo's compact form), defaulting to `default`; the
-    /// komi from `KM`, rounded to a half point. Unknown rule names fall back to `default`.
+    /// komi from `KM`, rounded to a half point. Unknown rule names fall back to `default`: callers replaying
+    /// records of unknown rules should pass simple-ko rules, which promise nothing about superko.
     pub fn rules_or(&self, default: Rules) -> Rules {
         let rules = self
             .rules_text()
@@ -198,6 +199,9 @@ impl SgfGame {
                 match p {
                     Property::Move(color, mv) => {
                         number += 1;
+                        if game.is_over() {
+                            game.resume();
+                        }
                         let result = if strict {
                             game.play_as(*color, *mv)
                         } else {
@@ -336,23 +340,20 @@ fn unescape(raw: &str) -> String {
     let mut out = String::with_capacity(raw.len());
     let mut chars = raw.chars().peekable();
     while let Some(c) = chars.next() {
-        if c == '\\' {
-            match chars.next() {
-                Some('\n') => {
-                    if chars.peek() == Some(&'\r') {
-                        chars.next();
-                    }
-                }
-                Some('\r') => {
-                    if chars.peek() == Some(&'\n') {
-                        chars.next();
-                    }
-                }
-                Some(other) => out.push(other),
-                None => {}
-            }
-        } else {
+        if c != '\\' {
             out.push(c);
+            continue;
+        }
+        match chars.next() {
+            // A soft line break: backslash, then a newline in either order of CR and LF.
+            Some(nl @ ('\n' | '\r')) => {
+                let pair = if nl == '\n' { '\r' } else { '\n' };
+                if chars.peek() == Some(&pair) {
+                    chars.next();
+                }
+            }
+            Some(other) => out.push(other),
+            None => {}
         }
     }
     out
@@ -471,7 +472,7 @@ fn convert(
                     .iter()
                     .map(|(p, t)| Ok((point(p)?, unescape(&t.text))))
                     .collect::<Result<Vec<_>, SgfError>>()?;
-                v.sort_by(|a, b| a.0.cmp(&b.0));
+                v.sort_by_key(|(p, _)| *p);
                 Property::Labels(v)
             }
             Prop::SZ(_) => Property::Size(size),
@@ -538,7 +539,7 @@ fn split_values(inner: &str) -> Vec<String> {
 fn locate_fault(text: &str) -> usize {
     let (mut depth, mut value_start, mut escaped) = (0usize, None, false);
     for (i, c) in text.char_indices() {
-        if let Some(_) = value_start {
+        if value_start.is_some() {
             if escaped {
                 escaped = false;
             } else if c == '\\' {
