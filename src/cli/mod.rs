@@ -2,6 +2,7 @@
 
 mod bench;
 mod position;
+mod records;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -24,6 +25,9 @@ enum Command {
     /// Measure speed: random playouts, and more as engines arrive
     #[command(subcommand)]
     Bench(bench::BenchCommand),
+    /// Books from game records: merge, trim, solution trees, MCST text
+    #[command(subcommand)]
+    Records(records::RecordsCommand),
 }
 
 pub fn run() -> anyhow::Result<ExitCode> {
@@ -31,6 +35,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Position(args)) => position::run(args),
         Some(Command::Bench(cmd)) => bench::run(cmd),
+        Some(Command::Records(cmd)) => records::run(cmd),
         None => {
             use clap::CommandFactory;
             Cli::command().print_help()?;

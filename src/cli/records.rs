@@ -1,0 +1,114 @@
+//! `tengen records`: books from game records.
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use tengen::go::{BoardSize, Color};
+use tengen::records::{MergeCounts, collect, collect::sgf_files, mcst};
+
+#[derive(Subcommand)]
+pub enum RecordsCommand {
+    /// Merge SGF game records into a trimmed book of solution trees (Chen et al.)
+    Build(BuildArgs),
+}
+
+#[derive(Args)]
+pub struct BuildArgs {
+    /// SGF files or folders (read recursively)
+    #[arg(required = true)]
+    games: Vec<PathBuf>,
+    /// Output file: `.mcst` writes Chen et al.'s text format
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Board size of the games to merge (others are skipped)
+    #[arg(long, default_value = "9x9")]
+    size: String,
+    /// Moves kept per game
+    #[arg(long, default_value_t = 16)]
+    depth: usize,
+    /// Drop nodes reached by fewer games
+    #[arg(long, default_value_t = 20)]
+    min_games: u32,
+    /// Prune moves whose mover won less often
+    #[arg(long, default_value_t = 0.25)]
+    min_winrate: f64,
+    /// Moves kept at the book side's turns in each solution tree
+    #[arg(long, default_value_t = 3)]
+    best: usize,
+    /// Print the statistics as JSON
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(cmd: RecordsCommand) -> Result<ExitCode> {
+    match cmd {
+        RecordsCommand::Build(args) => build(args),
+    }
+}
+
+fn build(args: BuildArgs) -> Result<ExitCode> {
+    let size = BoardSize::parse(&args.size)?;
+    let files = sgf_files(&args.games).context("listing the game records")?;
+    if files.is_empty() {
+        bail!("no SGF files under {:?}", args.games);
+    }
+    let collection = collect(&files, size, args.depth);
+    let merged = collection.tree;
+    let trimmed = merged.trimmed(args.min_games, args.min_winrate);
+    let mut book = trimmed.solution_tree(Color::Black, args.best);
+    book.merge(
+        &trimmed.solution_tree(Color::White, args.best),
+        MergeCounts::Keep,
+    );
+    let text = mcst::write(&book);
+    match args.output.extension().and_then(|e| e.to_str()) {
+        Some("mcst") => {
+            let tmp = args.output.with_extension("mcst.tmp");
+            std::fs::write(&tmp, &text).with_context(|| format!("writing {}", tmp.display()))?;
+            std::fs::rename(&tmp, &args.output)
+                .with_context(|| format!("writing {}", args.output.display()))?;
+        }
+        _ => bail!(
+            "{}: only `.mcst` output is supported so far",
+            args.output.display()
+        ),
+    }
+    let stats = serde_json::json!({
+        "files": collection.files,
+        "games_read": collection.games,
+        "games_unscored": collection.unscored,
+        "skipped": collection.skipped.iter().map(|s| serde_json::json!({"file": s.path.display().to_string(), "reason": s.reason})).collect::<Vec<_>>(),
+        "nodes_merged": merged.len(),
+        "nodes_trimmed": trimmed.len(),
+        "nodes_book": book.len(),
+        "mcst_bytes_merged": mcst::write(&merged).len(),
+        "mcst_bytes_book": text.len(),
+    });
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&stats)?);
+    } else {
+        println!("files read:      {}", collection.files);
+        println!(
+            "games merged:    {} ({} without a result, counted but not scored)",
+            collection.games, collection.unscored
+        );
+        println!("skipped:         {}", collection.skipped.len());
+        for s in &collection.skipped {
+            println!("  {}: {}", s.path.display(), s.reason);
+        }
+        println!(
+            "nodes:           {} merged, {} after trimming, {} in the book",
+            merged.len(),
+            trimmed.len(),
+            book.len()
+        );
+        println!(
+            "size (MCST):     {} bytes merged, {} bytes book",
+            stats["mcst_bytes_merged"],
+            text.len()
+        );
+        println!("wrote {}", args.output.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
