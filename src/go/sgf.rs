@@ -370,9 +370,20 @@ pub fn read_file(path: &Path) -> Result<Vec<SgfGame>, SgfError> {
 
 /// Parses SGF text; `path` names the source in errors.
 pub fn parse_str(text: &str, path: &Path) -> Result<Vec<SgfGame>, SgfError> {
+    let scanned = scan(text);
+    if scanned.max_depth > MAX_DEPTH {
+        let message = format!(
+            "a line of {} nodes; tengen reads at most {MAX_DEPTH}",
+            scanned.max_depth
+        );
+        return Err(SgfError::Content {
+            path: path.to_path_buf(),
+            node: MAX_DEPTH,
+            message,
+        });
+    }
     let trees = sgf_parse::parse(text).map_err(|e| {
-        let offset = locate_fault(text);
-        let (line, column) = line_column(text, offset);
+        let (line, column) = line_column(text, scanned.fault.unwrap_or(text.len()));
         SgfError::Syntax {
             path: path.to_path_buf(),
             line,
@@ -534,10 +545,20 @@ fn split_values(inner: &str) -> Vec<String> {
     values
 }
 
-/// The byte offset of the first structural fault: an unmatched parenthesis, an unterminated value, or
-/// stray text. `sgf-parse` reports what went wrong but not where.
-fn locate_fault(text: &str) -> usize {
-    let (mut depth, mut value_start, mut escaped) = (0usize, None, false);
+/// What a quick lexical pass over SGF text finds, before `sgf-parse` builds the tree.
+struct Scan {
+    /// The byte offset of the first structural fault: an unmatched parenthesis, an unterminated value, or
+    /// stray text (`sgf-parse` reports what went wrong but not where).
+    fault: Option<usize>,
+    /// The deepest node, counting every `;` along a path: deep trees are refused before they are built,
+    /// since building and dropping them recurses.
+    max_depth: usize,
+}
+
+fn scan(text: &str) -> Scan {
+    let (mut value_start, mut escaped) = (None, false);
+    let mut depth_at_open: Vec<usize> = Vec::new();
+    let (mut depth, mut max_depth) = (0usize, 0usize);
     for (i, c) in text.char_indices() {
         if value_start.is_some() {
             if escaped {
@@ -550,16 +571,32 @@ fn locate_fault(text: &str) -> usize {
             continue;
         }
         match c {
-            '(' => depth += 1,
-            ')' if depth == 0 => return i,
-            ')' => depth -= 1,
+            '(' => depth_at_open.push(depth),
+            ')' => match depth_at_open.pop() {
+                Some(d) => depth = d,
+                None => {
+                    return Scan {
+                        fault: Some(i),
+                        max_depth,
+                    };
+                }
+            },
             '[' => value_start = Some(i),
-            ';' => {}
+            ';' => {
+                depth += 1;
+                max_depth = max_depth.max(depth);
+            }
             c if c.is_whitespace() || c.is_ascii_alphabetic() => {}
-            _ => return i,
+            _ => {
+                return Scan {
+                    fault: Some(i),
+                    max_depth,
+                };
+            }
         }
     }
-    value_start.unwrap_or(text.len())
+    let fault = value_start.or((!depth_at_open.is_empty()).then_some(text.len()));
+    Scan { fault, max_depth }
 }
 
 fn line_column(text: &str, offset: usize) -> (usize, usize) {
@@ -619,6 +656,13 @@ mod tests {
         let err = parse_str("(;GM[1]SZ[9]\n;B[aa];W[bb\n", Path::new("bad.sgf")).unwrap_err();
         let msg = err.to_string();
         assert!(msg.starts_with("bad.sgf:2:"), "{msg}");
+        let deep = format!(
+            "(;GM[1]{}{})",
+            "(;B[aa]".repeat(300_000),
+            ")".repeat(300_000)
+        );
+        let err = parse_str(&deep, Path::new("deep.sgf")).unwrap_err();
+        assert!(err.to_string().contains("at most 4000"), "{err}");
         let err = parse_str("(;GM[1]SZ[5];B[hh])", Path::new("off.sgf")).unwrap_err();
         assert!(err.to_string().contains("off the 5x5 board"), "{err}");
     }
