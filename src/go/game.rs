@@ -142,22 +142,18 @@ impl Game {
         if self.rules.ko == KoRule::Simple {
             return Ok(());
         }
-        let mut after = self.board.clone();
-        after.place(color, p);
-        if self.repeats(&after, color.opponent()) {
+        let after = self.board.hash_after(color, p);
+        let repeats = match self.rules.ko {
+            KoRule::Simple => false,
+            KoRule::Positional => self.seen_boards.contains(&after),
+            KoRule::Situational => self
+                .seen_situations
+                .contains(&situation_key(after, color.opponent())),
+        };
+        if repeats {
             Err(IllegalMove::Superko)
         } else {
             Ok(())
-        }
-    }
-
-    fn repeats(&self, after: &Board, next_to_move: Color) -> bool {
-        match self.rules.ko {
-            KoRule::Simple => false,
-            KoRule::Positional => self.seen_boards.contains(&after.stone_hash()),
-            KoRule::Situational => self
-                .seen_situations
-                .contains(&situation_key(after.stone_hash(), next_to_move)),
         }
     }
 
