@@ -115,3 +115,61 @@ fn the_cli_builds_an_mcst_book_and_reports_skips() {
     assert_eq!(book.node(ROOT).games as u64, read);
     assert!((1..book.len()).all(|id| book.node(id).games >= 20));
 }
+
+#[test]
+fn minimax_over_a_position_database() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let db = dir.path().join("db.jsonl");
+    std::fs::write(
+        &db,
+        r#"# Black's rates by komi on 5x5
+{"size":"5x5","moves":"","winrates":{"23.5":0.9,"24.5":0.6,"25.5":0.3}}
+{"size":"5x5","moves":"C3","winrates":{"23.5":0.9,"24.5":0.7,"25.5":0.2}}
+{"size":"5x5","moves":"B2","winrates":{"21.5":0.2,"22.5":0.1},"found_by":"alice"}
+{"size":"5x5","moves":"C3 C2","winrates":{"24.5":0.8,"25.5":0.45}}
+{"size":"5x5","moves":"C3 D2","winrates":{"22.5":0.8,"23.5":0.45},"found_by":"bob"}
+"#,
+    )
+    .expect("write");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args([
+            "records",
+            "minimax",
+            db.to_str().unwrap_or_default(),
+            "--json",
+        ])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    // C2 and D2 are different answers to C3 (a side and a diagonal point): White picks D2 (score 23), so C3
+    // is worth 23, B2 at most 21, and Black's best from the empty board is 23 by C3.
+    assert_eq!(v["positions"], 5);
+    assert_eq!(v["value"], 23.0);
+    let best = v["best_line"].as_str().unwrap_or_default().to_string();
+    let answer = best.strip_prefix("C3 ").unwrap_or_default();
+    assert!(
+        ["B2", "B4", "D2", "D4"].contains(&answer),
+        "the diagonal answer, in any orientation: {best}"
+    );
+    let bad = dir.path().join("bad.jsonl");
+    std::fs::write(
+        &bad,
+        "{\"size\":\"5x5\",\"moves\":\"C3 C3\",\"winrates\":{\"0.5\":0.5}}\n",
+    )
+    .expect("write");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["records", "minimax", bad.to_str().unwrap_or_default()])
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("bad.jsonl:1:"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

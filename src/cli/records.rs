@@ -11,6 +11,22 @@ use tengen::records::{MergeCounts, collect, collect::sgf_files, mcst};
 pub enum RecordsCommand {
     /// Merge SGF game records into a trimmed book of solution trees (Chen et al.)
     Build(BuildArgs),
+    /// Minimax over a position database scored at several komi values (Cook)
+    Minimax(MinimaxArgs),
+}
+
+#[derive(Args)]
+pub struct MinimaxArgs {
+    /// The database: JSON lines, one scored position each (format in `docs/records.md`)
+    db: PathBuf,
+    /// Start from this line instead of the shortest position in the database (GTP moves)
+    #[arg(long)]
+    line: Option<String>,
+    /// Entries listed per urgency queue
+    #[arg(long, default_value_t = 5)]
+    show: usize,
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -44,6 +60,7 @@ pub struct BuildArgs {
 pub fn run(cmd: RecordsCommand) -> Result<ExitCode> {
     match cmd {
         RecordsCommand::Build(args) => build(args),
+        RecordsCommand::Minimax(args) => minimax(args),
     }
 }
 
@@ -109,6 +126,80 @@ fn build(args: BuildArgs) -> Result<ExitCode> {
             text.len()
         );
         println!("wrote {}", args.output.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn minimax(args: MinimaxArgs) -> Result<ExitCode> {
+    use tengen::records::posdb::PositionDb;
+    let db = PositionDb::load(&args.db)?;
+    let shortest = db
+        .positions
+        .values()
+        .min_by_key(|p| (p.game.moves().len(), p.line))
+        .context("the database is empty")?;
+    let mut game = tengen::go::Game::new(shortest.game.size(), shortest.game.rules());
+    if let Some(line) = &args.line {
+        game = tengen::go::Game::from_gtp_moves(game.size(), game.rules(), line)?;
+    } else {
+        for &(c, m) in shortest.game.moves() {
+            game.play_as(c, m)?;
+        }
+    }
+    let size = game.size();
+    let backed = db
+        .minimax(&game)
+        .context("the starting position is not in the database")?;
+    let mut best_line = Vec::new();
+    let mut walk = game.clone();
+    while let Some(mv) = db.minimax(&walk).and_then(|b| b.best) {
+        if walk.play(mv).is_err() || best_line.len() > size.area() {
+            break;
+        }
+        best_line.push(mv.to_gtp(size));
+    }
+    let queues = db.urgency_queues();
+    let describe = |p: &tengen::records::posdb::Position| {
+        let line: Vec<String> = p.game.moves().iter().map(|(_, m)| m.to_gtp(size)).collect();
+        serde_json::json!({"line": line.join(" "), "score": p.score.to_string(), "confidence": p.confidence, "db_line": p.line})
+    };
+    let names = ["high", "mid", "low"];
+    let refutations = db.refutations();
+    let json = serde_json::json!({
+        "positions": db.positions.len(),
+        "value": backed.value,
+        "best_line": best_line.join(" "),
+        "queues": names.iter().zip(&queues).map(|(n, q)| (n.to_string(), serde_json::json!({
+            "count": q.len(),
+            "first": q.iter().take(args.show).map(|p| describe(p)).collect::<Vec<_>>(),
+        }))).collect::<serde_json::Map<_, _>>(),
+        "refutations": refutations.iter().map(|(l, who)| serde_json::json!({"line": l, "found_by": who})).collect::<Vec<_>>(),
+    });
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&json)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("positions:   {}", db.positions.len());
+    println!("value:       {} (Black's score by minimax)", backed.value);
+    println!(
+        "best line:   {}",
+        if best_line.is_empty() {
+            "(a leaf)".into()
+        } else {
+            best_line.join(" ")
+        }
+    );
+    for (name, q) in names.iter().zip(&queues) {
+        println!("{name:>4} urgency: {} positions", q.len());
+        for p in q.iter().take(args.show) {
+            println!("      {}", describe(p));
+        }
+    }
+    for (line, who) in &refutations {
+        println!(
+            "refutation:  {line} (found by {})",
+            who.as_deref().unwrap_or("unknown")
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -303,6 +303,25 @@ fn empty_region(board: &Board, start: Point, seen: &mut HashSet<Point>, limit: u
     count
 }
 
+impl std::fmt::Debug for Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let size = self.size();
+        let moves: Vec<String> = self
+            .moves
+            .iter()
+            .map(|(c, m)| format!("{c} {}", m.to_gtp(size)))
+            .collect();
+        write!(
+            f,
+            "Game({size}, {}, {} to move, moves [{}])\n{:?}",
+            self.rules,
+            self.to_move,
+            moves.join(", "),
+            self.board
+        )
+    }
+}
+
 fn situation_key(stone_hash: u128, to_move: Color) -> u128 {
     if to_move == Color::White {
         stone_hash ^ zobrist::MISC[zobrist::WHITE_TO_MOVE]

@@ -6,6 +6,7 @@
 pub mod collect;
 pub mod mcst;
 pub mod orient;
+pub mod posdb;
 pub mod tree;
 
 pub use collect::{Collection, Skipped, collect};
