@@ -13,6 +13,35 @@ pub enum RecordsCommand {
     Build(BuildArgs),
     /// Minimax over a position database scored at several komi values (Cook)
     Minimax(MinimaxArgs),
+    /// Grow a population of self-play games that follows its own best moves (MoGo's coevolution)
+    Coevolve(CoevolveArgs),
+}
+
+#[derive(Args)]
+pub struct CoevolveArgs {
+    /// The population: a JSON-lines log of games, created if missing and appended to
+    log: PathBuf,
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// The engine that makes the moves the book does not ("mutations")
+    #[arg(long, default_value = "rollout")]
+    engine: String,
+    #[arg(long, default_value_t = 2000)]
+    visits: u64,
+    /// Concurrent games
+    #[arg(long, default_value_t = 2)]
+    workers: usize,
+    #[arg(long, default_value = "5x5")]
+    size: String,
+    #[arg(long, default_value = "tromp-taylor")]
+    rules: String,
+    #[arg(long, allow_hyphen_values = true)]
+    komi: Option<f64>,
+    /// Book moves with this success rate or less are never followed
+    #[arg(long, default_value_t = 0.10)]
+    threshold: f64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 #[derive(Args)]
@@ -61,6 +90,7 @@ pub fn run(cmd: RecordsCommand) -> Result<ExitCode> {
     match cmd {
         RecordsCommand::Build(args) => build(args),
         RecordsCommand::Minimax(args) => minimax(args),
+        RecordsCommand::Coevolve(args) => coevolve(args),
     }
 }
 
@@ -201,5 +231,37 @@ fn minimax(args: MinimaxArgs) -> Result<ExitCode> {
             who.as_deref().unwrap_or("unknown")
         );
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn coevolve(args: CoevolveArgs) -> Result<ExitCode> {
+    use tengen::records::coevolve::{CoevolveConfig, coevolve};
+    let size = BoardSize::parse(&args.size)?;
+    let mut rules = tengen::go::Rules::parse(&args.rules)?;
+    if let Some(k) = args.komi {
+        rules = rules.with_komi(tengen::go::Komi::from_f64(k)?);
+    }
+    let engine: std::sync::Arc<dyn tengen::engine::Engine> = match args.engine.as_str() {
+        "rollout" => std::sync::Arc::new(tengen::engine::rollout::RolloutEngine::new(1)),
+        other => bail!("engine `{other}` is not available for coevolution yet (use rollout)"),
+    };
+    let config = CoevolveConfig {
+        games: args.games,
+        workers: args.workers,
+        visits: args.visits,
+        threshold: args.threshold,
+        max_moves: size.area() * 3,
+        seed: args.seed,
+    };
+    let runtime = tokio::runtime::Runtime::new()?;
+    let (population, summary) =
+        runtime.block_on(coevolve(&args.log, size, rules, engine, config))?;
+    let recommended = population
+        .recommend(&[])
+        .map_or("none".into(), |m| m.to_gtp(size));
+    println!(
+        "played {} games ({} book moves, {} engine moves); population {} games; the book recommends {recommended}",
+        summary.games_played, summary.book_moves, summary.engine_moves, population.games
+    );
     Ok(ExitCode::SUCCESS)
 }
