@@ -468,6 +468,54 @@ mod tests {
     }
 
     #[test]
+    fn suicide_under_each_rule_set() {
+        // 3x3: Black holds the middle row; White's stones on the bottom row would lose their last liberty.
+        let s = size(3);
+        let setup = Setup {
+            black: vec![Point::new(0, 1), Point::new(1, 1), Point::new(2, 1)],
+            white: vec![Point::new(0, 2)],
+            first_player: Some(Color::White),
+        };
+        let fill = Move::Play(Point::new(1, 2)); // B1: White's A1-B1 keeps one liberty, C1
+        let last = Move::Play(Point::new(2, 2)); // C1
+        for (name, rules, multi_legal) in [
+            ("tromp-taylor", Rules::tromp_taylor(), true),
+            ("new-zealand", Rules::parse("new-zealand").unwrap(), true),
+            ("chinese", Rules::chinese(), false),
+            ("japanese", Rules::japanese(), false),
+        ] {
+            let mut g = Game::with_setup(s, rules, setup.clone());
+            g.play(fill).unwrap();
+            g.play(Move::Pass).unwrap();
+            // White C1 joins A1-B1 and fills the chain's last liberty: multi-stone suicide.
+            assert_eq!(g.check(last).is_ok(), multi_legal, "{name}");
+            if multi_legal {
+                g.play(last).unwrap();
+                assert_eq!(
+                    g.board().captures(Color::Black),
+                    3,
+                    "{name}: the suicided stones are Black's prisoners"
+                );
+            }
+            // A lone stone with no liberty is suicide under every rule set.
+            let lone = Game::with_setup(
+                s,
+                rules,
+                Setup {
+                    black: vec![Point::new(1, 0), Point::new(0, 1)],
+                    white: vec![],
+                    first_player: Some(Color::White),
+                },
+            );
+            assert_eq!(
+                lone.check(Move::Play(Point::new(0, 0))),
+                Err(IllegalMove::Suicide),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
     fn rep_bound_detects_small_moves() {
         let g = Game::from_gtp_moves(size(9), Rules::tromp_taylor(), "E5").unwrap();
         assert!(g.move_exceeds_rep_bound(Point::parse_gtp("E5", size(9)).unwrap(), 9));
