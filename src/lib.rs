@@ -6,3 +6,4 @@
 pub mod engine;
 pub mod go;
 pub mod nn;
+pub mod records;

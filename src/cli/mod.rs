@@ -4,6 +4,7 @@ mod bench;
 mod bench_nn;
 mod nn;
 mod position;
+mod records;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -34,6 +35,9 @@ enum Command {
     Nn(nn::NnCommand),
     /// Install ONNX Runtime (the network runtime) into tengen's data directory
     Setup(nn::SetupArgs),
+    /// Books from game records: merge, trim, solution trees, MCST text
+    #[command(subcommand)]
+    Records(records::RecordsCommand),
 }
 
 pub fn run() -> anyhow::Result<ExitCode> {
@@ -44,6 +48,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Some(Command::Model(cmd)) => nn::run_model(cmd),
         Some(Command::Nn(cmd)) => nn::run_nn(cmd),
         Some(Command::Setup(args)) => nn::run_setup(args),
+        Some(Command::Records(cmd)) => records::run(cmd),
         None => {
             use clap::CommandFactory;
             Cli::command().print_help()?;

@@ -5,6 +5,7 @@
 
 pub mod mcts;
 pub mod query;
+pub mod rollout;
 
 pub use query::{Analysis, CancelToken, EngineError, MoveInfo, Query, Report, RootInfo};
 

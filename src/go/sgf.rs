@@ -77,7 +77,7 @@ pub enum Property {
     Size(BoardSize),
     Komi(f64),
     Rules(String),
-    /// Any other property, values kept as escaped text.
+    /// Any other property, with its values as text (unescaped).
     Other(String, Vec<String>),
 }
 
@@ -151,7 +151,8 @@ impl SgfGame {
     }
 
     /// The rules the record asks for (`RU`, then KataGo's compact form), defaulting to `default`; the
-    /// komi from `KM`, rounded to a half point. Unknown rule names fall back to `default`.
+    /// komi from `KM`, rounded to a half point. Unknown rule names fall back to `default`: callers replaying
+    /// records of unknown rules should pass simple-ko rules, which promise nothing about superko.
     pub fn rules_or(&self, default: Rules) -> Rules {
         let rules = self
             .rules_text()
@@ -198,6 +199,9 @@ impl SgfGame {
                 match p {
                     Property::Move(color, mv) => {
                         number += 1;
+                        if game.is_over() {
+                            game.resume();
+                        }
                         let result = if strict {
                             game.play_as(*color, *mv)
                         } else {
@@ -321,7 +325,9 @@ fn write_property(p: &Property, size: BoardSize, out: &mut String) {
         Property::Rules(r) => out.push_str(&format!("RU[{}]", escape(r))),
         Property::Other(id, values) => {
             out.push_str(id);
-            values.iter().for_each(|v| out.push_str(&format!("[{v}]")));
+            values
+                .iter()
+                .for_each(|v| out.push_str(&format!("[{}]", escape(v))));
         }
     }
     let _ = size;
@@ -331,28 +337,25 @@ fn escape(text: &str) -> String {
     text.replace('\\', "\\\\").replace(']', "\\]")
 }
 
-/// Removes SGF escapes and soft line breaks from raw text.
+/// Removes SGF escapes and soft line breaks from escaped text (as `sgf-parse`'s `Display` writes it).
 fn unescape(raw: &str) -> String {
     let mut out = String::with_capacity(raw.len());
     let mut chars = raw.chars().peekable();
     while let Some(c) = chars.next() {
-        if c == '\\' {
-            match chars.next() {
-                Some('\n') => {
-                    if chars.peek() == Some(&'\r') {
-                        chars.next();
-                    }
-                }
-                Some('\r') => {
-                    if chars.peek() == Some(&'\n') {
-                        chars.next();
-                    }
-                }
-                Some(other) => out.push(other),
-                None => {}
-            }
-        } else {
+        if c != '\\' {
             out.push(c);
+            continue;
+        }
+        match chars.next() {
+            // A soft line break: backslash, then a newline in either order of CR and LF.
+            Some(nl @ ('\n' | '\r')) => {
+                let pair = if nl == '\n' { '\r' } else { '\n' };
+                if chars.peek() == Some(&pair) {
+                    chars.next();
+                }
+            }
+            Some(other) => out.push(other),
+            None => {}
         }
     }
     out
@@ -369,9 +372,20 @@ pub fn read_file(path: &Path) -> Result<Vec<SgfGame>, SgfError> {
 
 /// Parses SGF text; `path` names the source in errors.
 pub fn parse_str(text: &str, path: &Path) -> Result<Vec<SgfGame>, SgfError> {
+    let scanned = scan(text);
+    if scanned.max_depth > MAX_DEPTH {
+        let message = format!(
+            "a line of {} nodes; tengen reads at most {MAX_DEPTH}",
+            scanned.max_depth
+        );
+        return Err(SgfError::Content {
+            path: path.to_path_buf(),
+            node: MAX_DEPTH,
+            message,
+        });
+    }
     let trees = sgf_parse::parse(text).map_err(|e| {
-        let offset = locate_fault(text);
-        let (line, column) = line_column(text, offset);
+        let (line, column) = line_column(text, scanned.fault.unwrap_or(text.len()));
         SgfError::Syntax {
             path: path.to_path_buf(),
             line,
@@ -461,7 +475,7 @@ fn convert(
                 sgf_parse::Color::Black => Color::Black,
                 sgf_parse::Color::White => Color::White,
             }),
-            Prop::C(t) => Property::Comment(unescape(&t.text)),
+            Prop::C(t) => Property::Comment(t.text.clone()),
             Prop::SQ(s) => Property::Markup(Markup::Square, points(s)?),
             Prop::TR(s) => Property::Markup(Markup::Triangle, points(s)?),
             Prop::MA(s) => Property::Markup(Markup::Cross, points(s)?),
@@ -469,14 +483,16 @@ fn convert(
             Prop::LB(labels) => {
                 let mut v = labels
                     .iter()
-                    .map(|(p, t)| Ok((point(p)?, unescape(&t.text))))
+                    .map(|(p, t)| Ok((point(p)?, t.text.clone())))
                     .collect::<Result<Vec<_>, SgfError>>()?;
-                v.sort_by(|a, b| a.0.cmp(&b.0));
+                v.sort_by_key(|(p, _)| *p);
                 Property::Labels(v)
             }
             Prop::SZ(_) => Property::Size(size),
             Prop::KM(k) => Property::Komi(*k),
-            Prop::RU(t) => Property::Rules(unescape(&t.text)),
+            Prop::RU(t) => Property::Rules(t.text.clone()),
+            // An identifier with no capital letters (FF[3] lower case) means nothing in FF[4]: dropped.
+            Prop::Unknown(id, _) | Prop::Invalid(id, _) if id.is_empty() => continue,
             Prop::Unknown(id, values) | Prop::Invalid(id, values) => {
                 Property::Other(id.clone(), values.clone())
             }
@@ -491,7 +507,8 @@ fn convert(
     Ok(SgfNode { props, children })
 }
 
-/// Keeps a property tengen does not interpret as its identifier and escaped values.
+/// Keeps a property tengen does not interpret as its identifier and values (unescaped, as the lexer
+/// gives every other value).
 fn other_property(prop: &Prop) -> Property {
     let id = prop.identifier();
     let text = prop.to_string();
@@ -502,7 +519,7 @@ fn other_property(prop: &Prop) -> Property {
     let mut values: Vec<String> = if inner.is_empty() {
         vec![String::new()]
     } else {
-        split_values(inner)
+        split_values(inner).iter().map(|v| unescape(v)).collect()
     };
     if matches!(id.as_str(), "AR" | "LN" | "DD" | "SL" | "TB" | "TW" | "VW") {
         values.sort();
@@ -533,12 +550,22 @@ fn split_values(inner: &str) -> Vec<String> {
     values
 }
 
-/// The byte offset of the first structural fault: an unmatched parenthesis, an unterminated value, or
-/// stray text. `sgf-parse` reports what went wrong but not where.
-fn locate_fault(text: &str) -> usize {
-    let (mut depth, mut value_start, mut escaped) = (0usize, None, false);
+/// What a quick lexical pass over SGF text finds, before `sgf-parse` builds the tree.
+struct Scan {
+    /// The byte offset of the first structural fault: an unmatched parenthesis, an unterminated value, or
+    /// stray text (`sgf-parse` reports what went wrong but not where).
+    fault: Option<usize>,
+    /// The deepest node, counting every `;` along a path: deep trees are refused before they are built,
+    /// since building and dropping them recurses.
+    max_depth: usize,
+}
+
+fn scan(text: &str) -> Scan {
+    let (mut value_start, mut escaped) = (None, false);
+    let mut depth_at_open: Vec<usize> = Vec::new();
+    let (mut depth, mut max_depth) = (0usize, 0usize);
     for (i, c) in text.char_indices() {
-        if let Some(_) = value_start {
+        if value_start.is_some() {
             if escaped {
                 escaped = false;
             } else if c == '\\' {
@@ -549,16 +576,32 @@ fn locate_fault(text: &str) -> usize {
             continue;
         }
         match c {
-            '(' => depth += 1,
-            ')' if depth == 0 => return i,
-            ')' => depth -= 1,
+            '(' => depth_at_open.push(depth),
+            ')' => match depth_at_open.pop() {
+                Some(d) => depth = d,
+                None => {
+                    return Scan {
+                        fault: Some(i),
+                        max_depth,
+                    };
+                }
+            },
             '[' => value_start = Some(i),
-            ';' => {}
+            ';' => {
+                depth += 1;
+                max_depth = max_depth.max(depth);
+            }
             c if c.is_whitespace() || c.is_ascii_alphabetic() => {}
-            _ => return i,
+            _ => {
+                return Scan {
+                    fault: Some(i),
+                    max_depth,
+                };
+            }
         }
     }
-    value_start.unwrap_or(text.len())
+    let fault = value_start.or((!depth_at_open.is_empty()).then_some(text.len()));
+    Scan { fault, max_depth }
 }
 
 fn line_column(text: &str, offset: usize) -> (usize, usize) {
@@ -613,11 +656,36 @@ mod tests {
         assert_eq!(written, again.to_sgf());
     }
 
+    /// Found by the fuzz smoke test: values with `]` or `\\` must be escaped again when written, and a
+    /// lower-case FF[3] identifier (empty in FF[4]) must not swallow the next property's values.
+    #[test]
+    fn escapes_and_odd_identifiers_round_trip() {
+        let g = parse(
+            "(;GM[1]SZ[9]C[back\\\\slash \\] bracket]BM[3d\\]: x]PB[a\\:b]ab[cc]AW[dd];B[ee]LB[ee:x\\:y])",
+        );
+        assert_eq!(g.root.comment(), Some("back\\slash ] bracket"));
+        assert!(
+            g.root
+                .props
+                .iter()
+                .all(|p| !matches!(p, Property::Other(id, _) if id.is_empty()))
+        );
+        let again = parse(&g.to_sgf());
+        assert_eq!(again, g);
+    }
+
     #[test]
     fn malformed_input_names_the_place() {
         let err = parse_str("(;GM[1]SZ[9]\n;B[aa];W[bb\n", Path::new("bad.sgf")).unwrap_err();
         let msg = err.to_string();
         assert!(msg.starts_with("bad.sgf:2:"), "{msg}");
+        let deep = format!(
+            "(;GM[1]{}{})",
+            "(;B[aa]".repeat(300_000),
+            ")".repeat(300_000)
+        );
+        let err = parse_str(&deep, Path::new("deep.sgf")).unwrap_err();
+        assert!(err.to_string().contains("at most 4000"), "{err}");
         let err = parse_str("(;GM[1]SZ[5];B[hh])", Path::new("off.sgf")).unwrap_err();
         assert!(err.to_string().contains("off the 5x5 board"), "{err}");
     }
