@@ -24,6 +24,29 @@ pub struct Features {
     pub global: [f32; GLOBAL_FEATURES],
 }
 
+impl Features {
+    /// The same features in a larger tensor, the board in its top-left corner and plane 0 (on board) 0
+    /// elsewhere: how positions of several sizes share one batch, or a net sees a board in a fixed buffer.
+    pub fn padded_to(&self, tensor: BoardSize) -> Features {
+        let (w, h) = (self.size.width(), self.size.height());
+        let (tw, th) = (tensor.width().max(w), tensor.height().max(h));
+        let mut spatial = vec![0.0; SPATIAL_PLANES * tw * th];
+        for plane in 0..SPATIAL_PLANES {
+            for y in 0..h {
+                let from = plane * w * h + y * w;
+                let to = plane * tw * th + y * tw;
+                spatial[to..to + w].copy_from_slice(&self.spatial[from..from + w]);
+            }
+        }
+        let size = BoardSize::new(tw, th).unwrap_or(tensor);
+        Features {
+            size,
+            spatial,
+            global: self.global,
+        }
+    }
+}
+
 /// The side to move's komi: positive when it receives komi, clipped as KataGo clips it.
 ///
 /// Under territory scoring KataGo also counts one point for White per Black stone played and one for Black

@@ -16,6 +16,25 @@ pub struct RawOutput {
     pub ownership: Vec<f32>,
 }
 
+impl RawOutput {
+    /// The outputs of a board evaluated in the top-left corner of a larger tensor, cut back to the board.
+    pub fn cropped(&self, tensor: crate::go::BoardSize, board: crate::go::BoardSize) -> RawOutput {
+        let (tw, w, h) = (tensor.width(), board.width(), board.height());
+        let crop = |plane: &[f32]| -> Vec<f32> {
+            (0..h)
+                .flat_map(|y| plane[y * tw..y * tw + w].iter().copied())
+                .collect()
+        };
+        RawOutput {
+            policy: crop(&self.policy),
+            policy_pass: self.policy_pass,
+            value: self.value,
+            score: self.score,
+            ownership: crop(&self.ownership),
+        }
+    }
+}
+
 /// A network's evaluation of a position, in `kata-raw-nn`'s terms (White's point of view).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]

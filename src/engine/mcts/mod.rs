@@ -591,12 +591,24 @@ mod tests {
     fn the_cache_key_tells_apart_what_the_network_sees() {
         let tt = Rules::tromp_taylor();
         // The same stones reached in a different order: different history planes, different keys.
-        assert_ne!(position_key(&game(tt, "E5 C5 D4 F6")), position_key(&game(tt, "D4 F6 E5 C5")));
+        assert_ne!(
+            position_key(&game(tt, "E5 C5 D4 F6")),
+            position_key(&game(tt, "D4 F6 E5 C5"))
+        );
         // Same moves, different komi or rules.
         let komi8 = tt.with_komi(Komi::from_f64(8.0).unwrap());
-        assert_ne!(position_key(&game(tt, "E5 C5")), position_key(&game(komi8, "E5 C5")));
-        assert_ne!(position_key(&game(tt, "E5 C5")), position_key(&game(Rules::japanese(), "E5 C5")));
+        assert_ne!(
+            position_key(&game(tt, "E5 C5")),
+            position_key(&game(komi8, "E5 C5"))
+        );
+        assert_ne!(
+            position_key(&game(tt, "E5 C5")),
+            position_key(&game(Rules::japanese(), "E5 C5"))
+        );
         // And equal positions agree.
-        assert_eq!(position_key(&game(tt, "E5 C5")), position_key(&game(tt, "E5 C5")));
+        assert_eq!(
+            position_key(&game(tt, "E5 C5")),
+            position_key(&game(tt, "E5 C5"))
+        );
     }
 }
