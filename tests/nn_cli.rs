@@ -141,3 +141,51 @@ fn with_no_runtime_anywhere_the_error_lists_where_it_looked() {
     );
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
 }
+
+#[test]
+fn an_onnx_spec_may_name_a_katago_file_which_is_imported_once() {
+    if let Err(e) = tengen::nn::runtime::check() {
+        panic!("this test needs ONNX Runtime: {e}");
+    }
+    let home = tempfile::tempdir().unwrap();
+    let data = home.path().join("data");
+    let run = || {
+        tengen()
+            .env("HOME", home.path())
+            .env("XDG_DATA_HOME", &data)
+            .args(["bench", "search", "--engine", &format!("onnx:{MODEL}")])
+            .args([
+                "--size",
+                "5x5",
+                "--komi",
+                "24",
+                "--visits",
+                "40",
+                "--raw-seconds",
+                "0",
+                "--json",
+            ])
+            .output()
+            .unwrap()
+    };
+    let out = run();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let converted = data.join("tengen/models/g170-b6c96-s175395328-d26788732.onnx");
+    let made = std::fs::metadata(&converted)
+        .and_then(|m| m.modified())
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["visits"], 40);
+    // The second run reuses the converted file.
+    assert!(run().status.success());
+    assert_eq!(
+        std::fs::metadata(&converted)
+            .and_then(|m| m.modified())
+            .unwrap(),
+        made
+    );
+}

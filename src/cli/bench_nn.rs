@@ -64,6 +64,9 @@ pub struct SearchBenchArgs {
     threads: usize,
     #[arg(long)]
     spin: bool,
+    /// Seconds of raw evaluation before and after the search, for the ratio (0: skip)
+    #[arg(long, default_value_t = 2.0)]
+    raw_seconds: f64,
     #[arg(long)]
     json: bool,
 }
@@ -211,13 +214,20 @@ pub fn search(args: SearchBenchArgs) -> Result<ExitCode> {
         max_batch: params.batch_size,
         ..BatchOptions::default()
     };
-    let evaluator = Evaluator::open(PathBuf::from(model).as_path(), &options, batch_options)?;
+    let model = tengen::nn::import::onnx_for(PathBuf::from(model).as_path())?;
+    let evaluator = Evaluator::open(&model, &options, batch_options)?;
     let engine = MctsEngine::new(evaluator.clone(), params);
 
     // The raw rate at the same batch size, measured in the same run before and after the search (the
     // machine's load drifts), for the ratio.
     let positions = sample_positions(size, 64);
-    let raw_before = raw_rate(&evaluator, &positions, params.batch_size, 2.0)?;
+    let measure_raw = |evaluator: &Evaluator| -> Result<Option<Rate>> {
+        if args.raw_seconds <= 0.0 {
+            return Ok(None);
+        }
+        raw_rate(evaluator, &positions, params.batch_size, args.raw_seconds).map(Some)
+    };
+    let raw_before = measure_raw(&evaluator)?;
 
     let query = Query::from_game(&game).with_visits(args.visits);
     let before = evaluator.stats().positions.load(Ordering::Relaxed);
@@ -231,9 +241,14 @@ pub fn search(args: SearchBenchArgs) -> Result<ExitCode> {
     let visits_per_cpu_sec = report.root.visits as f64 / cpu;
     let evals_per_sec = evals as f64 / secs;
 
-    let raw_after = raw_rate(&evaluator, &positions, params.batch_size, 2.0)?;
-    let raw = (raw_before.per_sec + raw_after.per_sec) / 2.0;
-    let raw_cpu = (raw_before.per_cpu_sec + raw_after.per_cpu_sec) / 2.0;
+    let raw_after = measure_raw(&evaluator)?;
+    let (raw, raw_cpu) = match (raw_before, raw_after) {
+        (Some(a), Some(b)) => (
+            (a.per_sec + b.per_sec) / 2.0,
+            (a.per_cpu_sec + b.per_cpu_sec) / 2.0,
+        ),
+        _ => (f64::NAN, f64::NAN),
+    };
     let best = report
         .moves
         .first()
@@ -260,13 +275,17 @@ pub fn search(args: SearchBenchArgs) -> Result<ExitCode> {
     } else {
         println!(
             "{} visits in {secs:.2} s: {visits_per_sec:.1} visits/s ({visits_per_cpu_sec:.1} per CPU-second), \
-             {evals} network evaluations ({evals_per_sec:.1}/s); raw rate at batch {}: {raw:.1}/s ({raw_cpu:.1} per \
-             CPU-second); search/raw {:.0}% wall, {:.0}% CPU; best {best}",
+             {evals} network evaluations ({evals_per_sec:.1}/s); best {best}",
             report.root.visits,
-            params.batch_size,
-            100.0 * visits_per_sec / raw,
-            100.0 * visits_per_cpu_sec / raw_cpu
         );
+        if !raw.is_nan() {
+            println!(
+                "raw rate at batch {}: {raw:.1}/s ({raw_cpu:.1} per CPU-second); search/raw {:.0}% wall, {:.0}% CPU",
+                params.batch_size,
+                100.0 * visits_per_sec / raw,
+                100.0 * visits_per_cpu_sec / raw_cpu
+            );
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

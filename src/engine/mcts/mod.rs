@@ -99,8 +99,13 @@ impl MctsEngine {
         }
     }
 
-    /// Opens an ONNX network with the session options of tengen's config.
+    /// Opens a network with the session options of tengen's config: an `.onnx` file, or a KataGo model
+    /// file, which is imported once into tengen's data directory.
     pub fn open(model: &Path, params: SearchParams) -> Result<MctsEngine, EngineError> {
+        let model = &crate::nn::import::onnx_for(model).map_err(|e| EngineError::Unavailable {
+            engine: format!("onnx:{}", model.display()),
+            detail: e.to_string(),
+        })?;
         let unavailable = |detail: String| EngineError::Unavailable {
             engine: format!("onnx:{}", model.display()),
             detail,

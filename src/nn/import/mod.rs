@@ -31,6 +31,43 @@ pub struct ImportSummary {
     pub onnx_bytes: usize,
 }
 
+/// The ONNX file for a network path: an `.onnx` path as it is; a KataGo model file imported once into
+/// tengen's data directory (`models/NAME.onnx`) and re-imported when the source is newer.
+pub fn onnx_for(model: &Path) -> Result<PathBuf, ImportError> {
+    if model.extension().is_some_and(|e| e == "onnx") {
+        return Ok(model.to_path_buf());
+    }
+    let dirs =
+        directories::ProjectDirs::from("", "", "tengen").ok_or_else(|| ImportError::Write {
+            path: model.to_path_buf(),
+            reason: std::io::Error::other(
+                "no home directory for tengen's converted networks; run `tengen model import`",
+            ),
+        })?;
+    let name = model
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stem = name
+        .trim_end_matches(".gz")
+        .trim_end_matches(".bin")
+        .trim_end_matches(".txt");
+    let out_dir = dirs.data_dir().join("models");
+    let output = out_dir.join(format!("{stem}.onnx"));
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    if let (Some(made), Some(source)) = (modified(&output), modified(model))
+        && made >= source
+    {
+        return Ok(output);
+    }
+    std::fs::create_dir_all(&out_dir).map_err(|reason| ImportError::Write {
+        path: out_dir.clone(),
+        reason,
+    })?;
+    import(model, &output)?;
+    Ok(output)
+}
+
 /// Reads a KataGo model file and writes the ONNX graph to `output`.
 pub fn import(input: &Path, output: &Path) -> Result<ImportSummary, ImportError> {
     let model = KataModel::read(input)?;
