@@ -102,25 +102,24 @@ impl RuntimeConfig {
         let Ok(text) = std::fs::read_to_string(&path) else {
             return Ok(RuntimeConfig::default());
         };
-        #[derive(serde::Deserialize)]
-        struct File {
-            onnxruntime: Option<RuntimeConfig>,
-        }
-        // Other sections belong to other parts of tengen: read this one only.
-        let value: toml::Table = toml::from_str(&text).map_err(|e| RuntimeError::Config {
-            path: path.clone(),
-            detail: e.to_string(),
-        })?;
-        let section = value.get("onnxruntime").cloned();
-        let file = File {
-            onnxruntime: section.map(|s| s.try_into()).transpose().map_err(
-                |e: toml::de::Error| RuntimeError::Config {
-                    path,
-                    detail: e.to_string(),
-                },
-            )?,
+        RuntimeConfig::parse(&text, &path)
+    }
+
+    /// Reads the `[onnxruntime]` section of a config file's text; other sections belong to other parts
+    /// of tengen and are left alone.
+    pub fn parse(text: &str, path: &Path) -> Result<RuntimeConfig, RuntimeError> {
+        let invalid = |detail: String| RuntimeError::Config {
+            path: path.to_path_buf(),
+            detail,
         };
-        Ok(file.onnxruntime.unwrap_or_default())
+        let table: toml::Table = toml::from_str(text).map_err(|e| invalid(e.to_string()))?;
+        match table.get("onnxruntime") {
+            None => Ok(RuntimeConfig::default()),
+            Some(section) => section
+                .clone()
+                .try_into()
+                .map_err(|e: toml::de::Error| invalid(format!("[onnxruntime]: {e}"))),
+        }
     }
 
     /// Session options from the config, defaults where it is silent.
@@ -412,6 +411,37 @@ fn register_cuda(builder: Builder, _device_id: i32) -> (Builder, Result<(), Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_config_section_sets_threads_spinning_and_device() {
+        let path = Path::new("config.toml");
+        let text = "[tui]\ntheme = \"dark\"\n[onnxruntime]\nintra_threads = 2\nspinning = true\ndevice = \"cuda:1\"\n";
+        let options = RuntimeConfig::parse(text, path)
+            .unwrap()
+            .session_options()
+            .unwrap();
+        assert_eq!(
+            options,
+            SessionOptions {
+                intra_threads: 2,
+                spinning: true,
+                device: Device::Cuda(1)
+            }
+        );
+        // Silence means the defaults: one thread, no spinning, the CPU.
+        let options = RuntimeConfig::parse("", path)
+            .unwrap()
+            .session_options()
+            .unwrap();
+        assert_eq!(options, SessionOptions::default());
+        let err = RuntimeConfig::parse("[onnxruntime]\nthreads = 2\n", path)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("config.toml") && err.contains("threads"),
+            "{err}"
+        );
+    }
 
     #[test]
     fn devices_parse() {
