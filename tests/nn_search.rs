@@ -96,3 +96,20 @@ async fn analyze_streams_reports_and_ends_with_a_final_one() {
     assert_eq!(report.root.visits, 300);
     assert!(engine.name().starts_with("mcts"));
 }
+
+#[tokio::test]
+async fn a_cancelled_analysis_ends_with_a_final_report_of_what_it_has() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = engine(dir.path());
+    use tengen::engine::Engine;
+    let mut query = Query::from_game(&empty_7x7()).with_visits(1_000_000);
+    query.report_every = Some(std::time::Duration::from_millis(50));
+    let mut analysis = engine.analyze(query);
+    let first = analysis.next().await.unwrap().unwrap();
+    assert!(!first.is_final);
+    analysis.cancel();
+    let last = analysis.final_report().await.unwrap();
+    assert!(last.is_final);
+    assert!(last.root.visits >= first.root.visits && last.root.visits < 1_000_000);
+    assert!(!last.moves.is_empty());
+}
