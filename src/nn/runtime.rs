@@ -254,26 +254,37 @@ pub fn install(gpu: bool, python: &str) -> Result<PathBuf, RuntimeError> {
     } else {
         "onnxruntime"
     };
+    // The tools' own output is kept for the error message, so that a failure is one line.
+    let last_line = |out: &std::process::Output| {
+        String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .map(|l| format!(": {}", l.trim()))
+            .unwrap_or_default()
+    };
     if !venv.join("bin/pip").exists() {
-        let status = std::process::Command::new(python)
+        let out = std::process::Command::new(python)
             .args(["-m", "venv"])
             .arg(&venv)
-            .status()
+            .output()
             .map_err(|e| fail(format!("cannot run {python} ({e})")))?;
-        if !status.success() {
+        if !out.status.success() {
             return Err(fail(format!(
-                "`{python} -m venv` failed (on Debian: apt-get install python3-venv)"
+                "`{python} -m venv` failed{} (on Debian: apt-get install python3-venv)",
+                last_line(&out)
             )));
         }
     }
-    let status = std::process::Command::new(venv.join("bin/pip"))
+    let out = std::process::Command::new(venv.join("bin/pip"))
         .args(["install", "--disable-pip-version-check", "-q"])
         .arg(format!("{package}=={ORT_VERSION}"))
-        .status()
+        .output()
         .map_err(|e| fail(format!("cannot run pip ({e})")))?;
-    if !status.success() {
+    if !out.status.success() {
         return Err(fail(format!(
-            "pip could not install {package}=={ORT_VERSION}"
+            "pip could not install {package}=={ORT_VERSION}{}",
+            last_line(&out)
         )));
     }
     library_in_venv(&venv).ok_or_else(|| {
