@@ -411,33 +411,8 @@ impl Search<'_> {
         eval: &NnEval,
         avoid: &[Move],
     ) -> Result<(), EngineError> {
-        let size = game.size();
-        let mut edges: Vec<Edge> = size
-            .points()
-            .filter_map(|p| {
-                eval.policy[size.row_major(p)].map(|prior| Edge {
-                    mv: Move::Play(p),
-                    prior,
-                    child: None,
-                })
-            })
-            .collect();
-        if !game.is_over() {
-            edges.push(Edge {
-                mv: Move::Pass,
-                prior: eval.policy_pass,
-                child: None,
-            });
-        }
-        edges.retain(|e| !avoid.contains(&e.mv));
-        let total: f32 = edges.iter().map(|e| e.prior).sum();
-        if total > 0.0 {
-            for e in &mut edges {
-                e.prior /= total;
-            }
-        }
         let node = self.tree.node_mut(id);
-        node.edges = edges;
+        node.edges = edges_for(game, eval, avoid);
         node.expanded = true;
         Ok(())
     }
@@ -456,6 +431,7 @@ impl Search<'_> {
         let root = tree.node(Tree::ROOT);
         let to_move = self.root_game.to_move();
         let chooser = sign(to_move);
+        let size = self.root_game.size();
         let moves = tree
             .ranked_root_edges()
             .into_iter()
@@ -477,8 +453,9 @@ impl Search<'_> {
                     visits: child.visits,
                     winrate: 1.0 - white_win,
                     score_lead: -child.lead_sum / n,
-                    // After banned moves were removed and the rest renormalised.
-                    prior: edge.prior as f64,
+                    // The network's prior as KataGo reports it: before banned moves are removed (the search
+                    // itself uses the renormalised one).
+                    prior: root_eval.prior(size, edge.mv) as f64,
                     pv,
                     // The utility's confidence radius, in win-chance units (utility spans twice as much).
                     lcb: lcb.map(|l| (mover_win - (mean_utility - l) / 2.0).clamp(0.0, 1.0)),
@@ -520,6 +497,37 @@ impl Search<'_> {
             is_final,
         }
     }
+}
+
+/// An edge for every legal move the policy allows, minus `avoid`, with the priors renormalised over the
+/// rest (KataGo's avoid with rescaling).
+fn edges_for(game: &Game, eval: &NnEval, avoid: &[Move]) -> Vec<Edge> {
+    let size = game.size();
+    let mut edges: Vec<Edge> = size
+        .points()
+        .filter_map(|p| {
+            eval.policy[size.row_major(p)].map(|prior| Edge {
+                mv: Move::Play(p),
+                prior,
+                child: None,
+            })
+        })
+        .collect();
+    if !game.is_over() {
+        edges.push(Edge {
+            mv: Move::Pass,
+            prior: eval.policy_pass,
+            child: None,
+        });
+    }
+    edges.retain(|e| !avoid.contains(&e.mv));
+    let total: f32 = edges.iter().map(|e| e.prior).sum();
+    if total > 0.0 {
+        for e in &mut edges {
+            e.prior /= total;
+        }
+    }
+    edges
 }
 
 /// The game replayed under a symmetry (same size: only square boards have transposing symmetries).
@@ -590,6 +598,34 @@ mod tests {
 
     fn game(rules: Rules, moves: &str) -> Game {
         Game::from_gtp_moves(BoardSize::square(9).unwrap(), rules, moves).unwrap()
+    }
+
+    #[test]
+    fn banned_moves_leave_the_rest_renormalised() {
+        let size = BoardSize::square(2).unwrap();
+        let g = Game::new(size, Rules::tromp_taylor());
+        let eval = NnEval {
+            white_win: 0.5,
+            white_loss: 0.5,
+            no_result: 0.0,
+            white_lead: 0.0,
+            white_score_mean: 0.0,
+            white_score_stdev: 1.0,
+            policy: vec![Some(0.5), Some(0.2), Some(0.2), None],
+            policy_pass: 0.1,
+            white_ownership: vec![0.0; 4],
+        };
+        let a2 = Move::Play(crate::go::Point::parse_gtp("A2", size).unwrap());
+        let edges = edges_for(&g, &eval, &[a2]);
+        assert_eq!(
+            edges.len(),
+            3,
+            "A2 banned, B1 marked illegal: B2, A1 and pass"
+        );
+        assert!(edges.iter().all(|e| e.mv != a2));
+        let total: f32 = edges.iter().map(|e| e.prior).sum();
+        assert!((total - 1.0).abs() < 1e-6);
+        assert!((edges[0].prior - 0.4).abs() < 1e-6, "0.2 of the 0.5 left");
     }
 
     #[test]
