@@ -5,4 +5,5 @@
 
 pub mod engine;
 pub mod go;
+pub mod nn;
 pub mod records;

@@ -11,6 +11,10 @@ use tengen::go::{Board, BoardSize, Color};
 pub enum BenchCommand {
     /// Uniformly random playouts (no own-eye filling) to the end
     Playouts(PlayoutArgs),
+    /// Raw network evaluations per second, by batch size
+    Nn(super::bench_nn::NnBenchArgs),
+    /// Visits and network evaluations per second of the mcts engine
+    Search(super::bench_nn::SearchBenchArgs),
     /// The rollout engine's search from the empty board: playouts per second through the tree
     Rollout(RolloutArgs),
 }
@@ -43,6 +47,8 @@ pub struct PlayoutArgs {
 pub fn run(cmd: BenchCommand) -> Result<ExitCode> {
     match cmd {
         BenchCommand::Playouts(args) => playouts(args),
+        BenchCommand::Nn(args) => super::bench_nn::nn(args),
+        BenchCommand::Search(args) => super::bench_nn::search(args),
         BenchCommand::Rollout(args) => rollout(args),
     }
 }

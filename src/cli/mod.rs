@@ -1,6 +1,8 @@
 //! Subcommands of the `tengen` binary. Each file parses its arguments into library calls and prints.
 
 mod bench;
+mod bench_nn;
+mod nn;
 mod position;
 mod records;
 
@@ -25,6 +27,14 @@ enum Command {
     /// Measure speed: random playouts, and more as engines arrive
     #[command(subcommand)]
     Bench(bench::BenchCommand),
+    /// Networks: import KataGo models
+    #[command(subcommand)]
+    Model(nn::ModelCommand),
+    /// Networks: evaluate positions
+    #[command(subcommand)]
+    Nn(nn::NnCommand),
+    /// Install ONNX Runtime (the network runtime) into tengen's data directory
+    Setup(nn::SetupArgs),
     /// Books from game records: merge, trim, solution trees, MCST text
     #[command(subcommand)]
     Records(records::RecordsCommand),
@@ -35,6 +45,9 @@ pub fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Position(args)) => position::run(args),
         Some(Command::Bench(cmd)) => bench::run(cmd),
+        Some(Command::Model(cmd)) => nn::run_model(cmd),
+        Some(Command::Nn(cmd)) => nn::run_nn(cmd),
+        Some(Command::Setup(args)) => nn::run_setup(args),
         Some(Command::Records(cmd)) => records::run(cmd),
         None => {
             use clap::CommandFactory;

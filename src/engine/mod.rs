@@ -3,6 +3,7 @@
 //!
 //! Values in reports are always from Black's point of view, whatever the engine's own convention.
 
+pub mod mcts;
 pub mod query;
 pub mod rollout;
 
