@@ -68,3 +68,25 @@ fn records_text_target_over_samples() {
         mutations(s).iter().for_each(|m| checks::records_text(m));
     }
 }
+
+/// Every input a fuzzer found a bug with stays a test (`tests/regressions/`, named after the bug).
+#[test]
+fn fuzz_findings_stay_fixed() {
+    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/regressions"));
+    let mut found = 0;
+    for entry in std::fs::read_dir(dir).expect("the regression folder exists") {
+        let path = entry.expect("readable").path();
+        let data = std::fs::read(&path).expect("readable");
+        match path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+        {
+            n if n.starts_with("sgf-") => checks::sgf(&data),
+            n if n.starts_with("records-") => checks::records_text(&data),
+            n => panic!("unknown regression file {n}: name it after its target"),
+        }
+        found += 1;
+    }
+    assert!(found > 0);
+}

@@ -226,7 +226,7 @@ impl SgfGame {
     /// Writes the tree as SGF text, deterministically (properties in order, point lists sorted).
     pub fn to_sgf(&self) -> String {
         let mut out = String::from("(");
-        write_sequence(&self.root, self.size, &mut out);
+        write_sequence(&self.root, self.size, &mut out, "FF[4]GM[1]CA[UTF-8]");
         out.push_str(")\n");
         out
     }
@@ -263,20 +263,25 @@ fn with_setup_applied(game: &Game, node: &SgfNode, size: BoardSize) -> Game {
     Game::with_setup(size, game.rules(), setup)
 }
 
-fn write_sequence(node: &SgfNode, size: BoardSize, out: &mut String) {
+/// Writes a node and its descendants; `header` goes first in the first node (the root's file properties).
+fn write_sequence(node: &SgfNode, size: BoardSize, out: &mut String, header: &str) {
     let mut node = node;
+    out.push(';');
+    out.push_str(header);
     loop {
-        out.push(';');
         for p in &node.props {
             write_property(p, size, out);
         }
         match node.children.len() {
             0 => return,
-            1 => node = &node.children[0],
+            1 => {
+                node = &node.children[0];
+                out.push(';');
+            }
             _ => {
                 for child in &node.children {
                     out.push('(');
-                    write_sequence(child, size, out);
+                    write_sequence(child, size, out, "");
                     out.push(')');
                 }
                 return;
@@ -465,6 +470,10 @@ fn convert(
     };
     let mut props = Vec::new();
     for prop in node.properties() {
+        // The file format, game and charset are tengen's to write (FF[4], GM[1], UTF-8): not kept.
+        if matches!(prop.identifier().as_str(), "FF" | "GM" | "CA") {
+            continue;
+        }
         let converted = match prop {
             Prop::B(m) => Property::Move(Color::Black, mv(m)?),
             Prop::W(m) => Property::Move(Color::White, mv(m)?),
