@@ -8,6 +8,7 @@ pub mod cost;
 pub mod dag;
 pub mod interop;
 pub mod marks;
+pub mod store;
 pub mod values;
 pub mod view;
 
