@@ -82,7 +82,12 @@ pub struct AddedMove {
 #[derive(Debug, Clone)]
 pub struct Expanded {
     pub node: NodeId,
+    pub hash: crate::go::BookHash,
+    /// The moves added (GTP, node orientation) and the hashes of the nodes they lead to.
     pub moves: Vec<String>,
+    pub children: Vec<crate::go::BookHash>,
+    /// Nodes in the book after this expansion.
+    pub book_nodes: usize,
     pub new_nodes: usize,
     pub transpositions: usize,
     pub costs_recomputed: usize,
@@ -391,6 +396,7 @@ pub fn apply(book: &mut Book, outcome: Outcome) -> Result<(Vec<NodeId>, Expanded
     let id = outcome.plan.node;
     let mut changed = vec![id];
     let mut names = Vec::new();
+    let mut children = Vec::new();
     let mut new_nodes = 0;
     let mut transpositions = 0;
     for AddedMove {
@@ -402,6 +408,7 @@ pub fn apply(book: &mut Book, outcome: Outcome) -> Result<(Vec<NodeId>, Expanded
     {
         let (child, is_new) = add_move(book, id, &outcome.plan.game, mv, prior)?;
         names.push(mv.to_gtp(book.meta.size));
+        children.push(book.node(child).hash);
         let node = book.node_mut(child);
         if is_new {
             node.not_in_book = values;
@@ -420,16 +427,17 @@ pub fn apply(book: &mut Book, outcome: Outcome) -> Result<(Vec<NodeId>, Expanded
     node.not_in_book = outcome.not_in_book;
     node.can_expand = outcome.can_expand;
     node.can_re_expand = false;
-    Ok((
-        changed,
-        Expanded {
-            node: id,
-            moves: names,
-            new_nodes,
-            transpositions,
-            costs_recomputed: 0,
-        },
-    ))
+    let report = Expanded {
+        node: id,
+        hash: book.node(id).hash,
+        moves: names,
+        children,
+        book_nodes: book.len(),
+        new_nodes,
+        transpositions,
+        costs_recomputed: 0,
+    };
+    Ok((changed, report))
 }
 
 /// One applied expansion, made durable (when a store is given) and backed up.

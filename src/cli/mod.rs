@@ -1,6 +1,7 @@
 //! Subcommands of the `tengen` binary. Each file parses its arguments into library calls and prints.
 
 mod bench;
+mod book;
 mod position;
 
 use clap::{Parser, Subcommand};
@@ -21,6 +22,9 @@ struct Cli {
 enum Command {
     /// Show a position: board, player to move, legal moves, canonical hash, symmetries, score
     Position(position::PositionArgs),
+    /// Opening books: create, grow, browse, mark, import KataGo books, export HTML and SGF
+    #[command(subcommand)]
+    Book(book::BookCommand),
     /// Measure speed: random playouts, and more as engines arrive
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -30,6 +34,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Position(args)) => position::run(args),
+        Some(Command::Book(cmd)) => book::run(cmd),
         Some(Command::Bench(cmd)) => bench::run(cmd),
         None => {
             use clap::CommandFactory;
