@@ -6,3 +6,4 @@
 pub mod book;
 pub mod engine;
 pub mod go;
+pub mod records;

@@ -3,6 +3,7 @@
 mod bench;
 mod book;
 mod position;
+mod records;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -28,6 +29,9 @@ enum Command {
     /// Measure speed: random playouts, and more as engines arrive
     #[command(subcommand)]
     Bench(bench::BenchCommand),
+    /// Books from game records: merge, trim, solution trees, MCST text
+    #[command(subcommand)]
+    Records(records::RecordsCommand),
 }
 
 pub fn run() -> anyhow::Result<ExitCode> {
@@ -36,6 +40,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Some(Command::Position(args)) => position::run(args),
         Some(Command::Book(cmd)) => book::run(cmd),
         Some(Command::Bench(cmd)) => bench::run(cmd),
+        Some(Command::Records(cmd)) => records::run(cmd),
         None => {
             use clap::CommandFactory;
             Cli::command().print_help()?;
