@@ -346,7 +346,7 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
         table.depth
     );
     println!(
-        "{:>3}  {:<14} {:>6} {:>8} {:>7} {:>7} {:>7} {:>9} {:>9} {:>8}  {}",
+        "{:>3}  {:<14} {:>6} {:>8} {:>7} {:>7} {:>7} {:>9} {:>9} {:>8}  marks",
         "#",
         "move",
         "BWin%",
@@ -357,7 +357,6 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
         "Visits",
         "AVisits",
         "Cost",
-        "marks"
     );
     for (i, r) in table.rows.iter().enumerate() {
         let name = if r.is_other {
