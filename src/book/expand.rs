@@ -144,7 +144,15 @@ fn exhausted_values(to_move: Color) -> SearchValues {
 
 /// White-view values of a search report. The engine interface has no sharp score and no error heads, so
 /// the sharp score is the mean and the errors are "unknown" (as with KataGo nets before version 9).
-fn report_values(report: &Report, game: &Game, avoid: &[Move]) -> SearchValues {
+///
+/// `raw_policy` is the engine's prior with nothing avoided (an engine renormalises its policy over the
+/// moves it may play, and KataGo's book stores the unrestricted network prior).
+fn report_values(
+    report: &Report,
+    game: &Game,
+    avoid: &[Move],
+    raw_policy: Option<&[f32]>,
+) -> SearchValues {
     let root = &report.root;
     let visits = if root.visits > 0 {
         root.visits
@@ -152,7 +160,7 @@ fn report_values(report: &Report, game: &Game, avoid: &[Move]) -> SearchValues {
         report.moves.iter().map(|m| m.visits).sum()
     };
     let size = game.size();
-    let from_policy = report.policy.as_ref().map(|policy| {
+    let from_policy = raw_policy.map(|policy| {
         game.legal_moves()
             .into_iter()
             .filter(|m| !avoid.contains(m))
@@ -171,10 +179,21 @@ fn report_values(report: &Report, game: &Game, avoid: &[Move]) -> SearchValues {
         .filter(|m| !avoid.contains(&m.mv))
         .map(|m| m.prior)
         .fold(0.0f64, f64::max);
+    // KataGo takes the search's values pruned to the moves it would play; with only the engine's report
+    // at hand, the move it rates best (listed first) is the closest analogue to that, while the root's
+    // own mean still counts the exploration of bad moves.
+    let (winrate, score) = match report
+        .moves
+        .iter()
+        .find(|m| !avoid.contains(&m.mv) && m.visits > 0)
+    {
+        Some(best) => (best.winrate, best.score_lead),
+        None => (root.winrate, root.score_mean),
+    };
     SearchValues {
-        win_loss: 1.0 - 2.0 * root.winrate,
-        score_mean: -root.score_mean,
-        sharp_score: -root.score_mean,
+        win_loss: 1.0 - 2.0 * winrate,
+        score_mean: -score,
+        sharp_score: -score,
         win_loss_error: -1.0,
         score_error: -1.0,
         score_stdev: root.score_stdev,
@@ -237,14 +256,20 @@ pub async fn run_searches(
         });
     }
     let seed = settings.seed ^ (plan.node.0 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let full = search(engine, game, &plan.avoid, settings.max_visits, seed, cancel).await?;
+    // The prior with nothing avoided, from the cheapest possible query, alongside the full search.
+    let (full, raw) = futures::join!(
+        search(engine, game, &plan.avoid, settings.max_visits, seed, cancel),
+        search(engine, game, &[], 1, seed ^ 7, cancel)
+    );
+    let full = full?;
+    let raw_policy = raw?.policy;
     let size = game.size();
     let prior_of = |mv: Move, fallback: f64| -> f32 {
         let i = match mv {
             Move::Play(p) => size.row_major(p),
             Move::Pass => size.area(),
         };
-        full.policy
+        raw_policy
             .as_ref()
             .and_then(|p| p.get(i).copied())
             .filter(|p| p.is_finite())
@@ -285,7 +310,7 @@ pub async fn run_searches(
                 cancel,
             )
             .await?;
-            Ok::<_, EngineError>(report_values(&r, game, &avoid_after))
+            Ok::<_, EngineError>(report_values(&r, game, &avoid_after, raw_policy.as_deref()))
         }
     };
     let children = futures::future::join_all(chosen.iter().enumerate().map(|(i, &(mv, _))| {
@@ -309,7 +334,7 @@ pub async fn run_searches(
                 cancel,
             )
             .await?;
-            Ok((report_values(&r, &child, &[]), false))
+            Ok((report_values(&r, &child, &[], r.policy.as_deref()), false))
         }
     }));
     let (own, children) = futures::join!(quick_self, children);

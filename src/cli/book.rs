@@ -347,16 +347,7 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
     );
     println!(
         "{:>3}  {:<14} {:>6} {:>8} {:>7} {:>7} {:>7} {:>9} {:>9} {:>8}  marks",
-        "#",
-        "move",
-        "BWin%",
-        "BScore",
-        "±Win%",
-        "±Score",
-        "Prior%",
-        "Visits",
-        "AVisits",
-        "Cost",
+        "#", "move", "BWin%", "BScore", "±Win%", "±Score", "Prior%", "Visits", "AVisits", "Cost",
     );
     for (i, r) in table.rows.iter().enumerate() {
         let name = if r.is_other {
