@@ -406,10 +406,12 @@ pub fn add_move(
         biggest_wl_cost: 0.0,
         is_wl_pv: false,
     };
-    let edges = &mut book.node_mut(parent).edges;
-    let at = edges.partition_point(|e| edge_order(e.mv) < edge_order(stored_mv));
-    edges.insert(at, edge);
-    book.node_mut(child).parents.push(ParentLink {
+    let node = book.node_mut(parent);
+    let at = node
+        .edges
+        .partition_point(|e| edge_order(e.mv) < edge_order(stored_mv));
+    node.insert_edge(at, edge);
+    book.node_mut(child).push_parent(ParentLink {
         parent,
         mv: stored_mv,
     });

@@ -11,6 +11,8 @@ use tengen::go::{Board, BoardSize, Color};
 pub enum BenchCommand {
     /// Uniformly random playouts (no own-eye filling) to the end
     Playouts(PlayoutArgs),
+    /// A synthetic opening book: load time, memory per node and edge, backup + cost update per expansion
+    Book(crate::cli::bench_book::BookBenchArgs),
     /// The rollout engine's search from the empty board: playouts per second through the tree
     Rollout(RolloutArgs),
 }
@@ -43,6 +45,7 @@ pub struct PlayoutArgs {
 pub fn run(cmd: BenchCommand) -> Result<ExitCode> {
     match cmd {
         BenchCommand::Playouts(args) => playouts(args),
+        BenchCommand::Book(args) => crate::cli::bench_book::run(args),
         BenchCommand::Rollout(args) => rollout(args),
     }
 }
