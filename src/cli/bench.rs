@@ -15,6 +15,8 @@ pub enum BenchCommand {
     Nn(super::bench_nn::NnBenchArgs),
     /// Visits and network evaluations per second of the mcts engine
     Search(super::bench_nn::SearchBenchArgs),
+    /// A synthetic opening book: load time, memory per node and edge, backup + cost update per expansion
+    Book(crate::cli::bench_book::BookBenchArgs),
     /// The rollout engine's search from the empty board: playouts per second through the tree
     Rollout(RolloutArgs),
 }
@@ -49,6 +51,7 @@ pub fn run(cmd: BenchCommand) -> Result<ExitCode> {
         BenchCommand::Playouts(args) => playouts(args),
         BenchCommand::Nn(args) => super::bench_nn::nn(args),
         BenchCommand::Search(args) => super::bench_nn::search(args),
+        BenchCommand::Book(args) => crate::cli::bench_book::run(args),
         BenchCommand::Rollout(args) => rollout(args),
     }
 }

@@ -1,7 +1,9 @@
 //! Subcommands of the `tengen` binary. Each file parses its arguments into library calls and prints.
 
 mod bench;
+mod bench_book;
 mod bench_nn;
+mod book;
 mod nn;
 mod position;
 mod records;
@@ -24,6 +26,9 @@ struct Cli {
 enum Command {
     /// Show a position: board, player to move, legal moves, canonical hash, symmetries, score
     Position(position::PositionArgs),
+    /// Opening books: create, grow, browse, mark, import KataGo books, export HTML and SGF
+    #[command(subcommand)]
+    Book(book::BookCommand),
     /// Measure speed: random playouts, and more as engines arrive
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -44,6 +49,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Position(args)) => position::run(args),
+        Some(Command::Book(cmd)) => book::run(cmd),
         Some(Command::Bench(cmd)) => bench::run(cmd),
         Some(Command::Model(cmd)) => nn::run_model(cmd),
         Some(Command::Nn(cmd)) => nn::run_nn(cmd),
