@@ -4,6 +4,7 @@ mod bench;
 mod bench_book;
 mod bench_nn;
 mod book;
+mod book_annotate;
 mod nn;
 mod position;
 mod records;
