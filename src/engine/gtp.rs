@@ -333,10 +333,10 @@ impl GtpClient {
         while first.trim().is_empty() {
             first = self.read_line().await?;
         }
-        if first.starts_with('?') {
+        if let Some(words) = first.strip_prefix('?') {
             return Err(EngineError::Refused {
                 engine: self.name.clone(),
-                message: format!("`{cmd}`: {}", &first[1..]),
+                message: format!("`{cmd}`: {}", words.trim()),
             });
         }
         let deadline = query.max_time.map(|t| tokio::time::Instant::now() + t);
