@@ -579,6 +579,8 @@ pub fn parse_analysis(line: &str, size: BoardSize, to_move: Color, kata: bool) -
 pub struct GtpEngine {
     command: Vec<String>,
     client: Arc<tokio::sync::Mutex<Option<GtpClient>>>,
+    /// The running process's id (0: none), readable while a query holds the client.
+    pid: Arc<std::sync::atomic::AtomicU32>,
 }
 
 impl GtpEngine {
@@ -586,12 +588,13 @@ impl GtpEngine {
         GtpEngine {
             command,
             client: Arc::new(tokio::sync::Mutex::new(None)),
+            pid: Arc::new(std::sync::atomic::AtomicU32::new(0)),
         }
     }
 
-    /// The process id of the running engine, if one runs.
-    pub async fn pid(&self) -> Option<u32> {
-        self.client.lock().await.as_ref().and_then(GtpClient::pid)
+    /// The process id of the running engine, if one has been started.
+    pub fn pid(&self) -> Option<u32> {
+        Some(self.pid.load(std::sync::atomic::Ordering::SeqCst)).filter(|&p| p != 0)
     }
 }
 
@@ -608,9 +611,10 @@ impl Engine for GtpEngine {
         let (analysis, tx, cancel) = Analysis::channel();
         let client = Arc::clone(&self.client);
         let command = self.command.clone();
+        let pid = Arc::clone(&self.pid);
         tokio::spawn(async move {
             let mut guard = client.lock().await;
-            let result = run_query(&mut guard, &command, &query, &cancel, &tx).await;
+            let result = run_query(&mut guard, &command, &query, &cancel, &tx, &pid).await;
             if matches!(
                 result,
                 Err(EngineError::Died { .. }) | Err(EngineError::TimedOut { .. })
@@ -630,9 +634,15 @@ async fn run_query(
     query: &Query,
     cancel: &CancelToken,
     tx: &mpsc::Sender<Result<Report, EngineError>>,
+    pid: &std::sync::atomic::AtomicU32,
 ) -> Result<Report, EngineError> {
     if slot.is_none() {
-        *slot = Some(GtpClient::start(command).await?);
+        let client = GtpClient::start(command).await?;
+        pid.store(
+            client.pid().unwrap_or(0),
+            std::sync::atomic::Ordering::SeqCst,
+        );
+        *slot = Some(client);
     }
     let Some(client) = slot.as_mut() else {
         return Err(EngineError::Unavailable {
