@@ -1,7 +1,9 @@
 //! Subcommands of the `tengen` binary. Each file parses its arguments into library calls and prints.
 
+mod analyze;
 mod bench;
 mod position;
+mod versus;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -21,6 +23,10 @@ struct Cli {
 enum Command {
     /// Show a position: board, player to move, legal moves, canonical hash, symmetries, score
     Position(position::PositionArgs),
+    /// Search a position with an engine and print the moves it found
+    Analyze(analyze::AnalyzeArgs),
+    /// Play an engine against a GTP opponent (GNU Go by default), colours alternating
+    Match(versus::MatchArgs),
     /// Measure speed: random playouts, and more as engines arrive
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -30,6 +36,8 @@ pub fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Position(args)) => position::run(args),
+        Some(Command::Analyze(args)) => analyze::run(args),
+        Some(Command::Match(args)) => versus::run(args),
         Some(Command::Bench(cmd)) => bench::run(cmd),
         None => {
             use clap::CommandFactory;

@@ -8,6 +8,7 @@ pub mod katago;
 pub mod pool;
 pub mod query;
 pub mod rollout;
+pub mod spec;
 
 pub use query::{Analysis, CancelToken, EngineError, MoveInfo, Query, Report, RootInfo};
 
