@@ -88,7 +88,8 @@ struct Shared {
 
 /// A running KataGo.
 struct Process {
-    stdin: tokio::sync::Mutex<ChildStdin>,
+    /// `None` once closed: KataGo then finishes its queued queries and exits.
+    stdin: tokio::sync::Mutex<Option<ChildStdin>>,
     waiting: Mutex<HashMap<String, Waiting>>,
     alive: AtomicBool,
     pid: Option<u32>,
@@ -284,6 +285,18 @@ impl KataGoEngine {
     }
 }
 
+impl Drop for KataGoEngine {
+    /// Closes KataGo's stdin so that the process ends once its queries are answered.
+    fn drop(&mut self) {
+        if let Ok(guard) = self.shared.process.try_lock()
+            && let Some(p) = guard.as_ref()
+            && let Ok(mut stdin) = p.stdin.try_lock()
+        {
+            stdin.take();
+        }
+    }
+}
+
 impl Engine for KataGoEngine {
     fn name(&self) -> String {
         let version = self
@@ -361,7 +374,7 @@ async fn start(config: &KataGoConfig) -> Result<Arc<Process>, EngineError> {
         })
     };
     let process = Arc::new(Process {
-        stdin: tokio::sync::Mutex::new(stdin),
+        stdin: tokio::sync::Mutex::new(Some(stdin)),
         waiting: Mutex::new(HashMap::new()),
         alive: AtomicBool::new(true),
         pid: child.id(),
@@ -511,8 +524,9 @@ impl Process {
     async fn write(&self, value: &Value) -> Result<(), EngineError> {
         let mut line = value.to_string();
         line.push('\n');
-        let mut stdin = self.stdin.lock().await;
+        let mut guard = self.stdin.lock().await;
         let result = async {
+            let stdin = guard.as_mut().ok_or(std::io::ErrorKind::BrokenPipe)?;
             stdin.write_all(line.as_bytes()).await?;
             stdin.flush().await
         }

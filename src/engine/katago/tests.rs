@@ -311,3 +311,20 @@ fn versions_compare_numerically() {
     assert!(!version_at_least("1.8.2", MIN_VERSION));
     assert!(!version_at_least("", MIN_VERSION));
 }
+
+#[tokio::test]
+async fn dropping_the_engine_lets_katago_exit() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = fake(&["01-7x7-empty-ownership-policy"], &dir);
+    engine.start().await.unwrap();
+    let pid = engine.pid().await.unwrap();
+    drop(engine);
+    let proc_dir = format!("/proc/{pid}");
+    for _ in 0..100 {
+        if !std::path::Path::new(&proc_dir).exists() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("KataGo (pid {pid}) still runs 5 s after its engine was dropped");
+}

@@ -37,7 +37,7 @@ impl Default for SearchParams {
             rave_equivalence: 2000.0,
             expand_after: 2,
             score_weight: 0.1,
-            max_nodes: 4_000_000,
+            max_nodes: 2_000_000,
         }
     }
 }
