@@ -1,5 +1,6 @@
 //! Subcommands of the `tengen` binary. Each file parses its arguments into library calls and prints.
 
+mod analyze;
 mod bench;
 mod bench_book;
 mod bench_nn;
@@ -8,6 +9,7 @@ mod book_annotate;
 mod nn;
 mod position;
 mod records;
+mod versus;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -30,6 +32,10 @@ enum Command {
     /// Opening books: create, grow, browse, mark, import KataGo books, export HTML and SGF
     #[command(subcommand)]
     Book(book::BookCommand),
+    /// Search a position with an engine and print the moves it found
+    Analyze(analyze::AnalyzeArgs),
+    /// Play an engine against a GTP opponent (GNU Go by default), colours alternating
+    Match(versus::MatchArgs),
     /// Measure speed: random playouts, and more as engines arrive
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -51,6 +57,8 @@ pub fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Position(args)) => position::run(args),
         Some(Command::Book(cmd)) => book::run(cmd),
+        Some(Command::Analyze(args)) => analyze::run(args),
+        Some(Command::Match(args)) => versus::run(args),
         Some(Command::Bench(cmd)) => bench::run(cmd),
         Some(Command::Model(cmd)) => nn::run_model(cmd),
         Some(Command::Nn(cmd)) => nn::run_nn(cmd),
