@@ -1,0 +1,4 @@
+//! Endgame temperatures: exact combinatorial games, the exact local solver, and endgame problem files.
+//! Sees the Go core only; engines arrive through the `Engine` trait in later work.
+
+pub mod cgt;
