@@ -1,6 +1,7 @@
 //! Subcommands of the `tengen` binary. Each file parses its arguments into library calls and prints.
 
 mod bench;
+mod endgame;
 mod position;
 
 use clap::{Parser, Subcommand};
@@ -24,6 +25,9 @@ enum Command {
     /// Measure speed: random playouts, and more as engines arrive
     #[command(subcommand)]
     Bench(bench::BenchCommand),
+    /// Endgame temperatures: solve problem files, score a folder of them
+    #[command(subcommand)]
+    Endgame(endgame::EndgameCommand),
 }
 
 pub fn run() -> anyhow::Result<ExitCode> {
@@ -31,6 +35,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Position(args)) => position::run(args),
         Some(Command::Bench(cmd)) => bench::run(cmd),
+        Some(Command::Endgame(cmd)) => endgame::run(cmd),
         None => {
             use clap::CommandFactory;
             Cli::command().print_help()?;

@@ -2,3 +2,7 @@
 //! Sees the Go core only; engines arrive through the `Engine` trait in later work.
 
 pub mod cgt;
+pub mod problem;
+pub mod region;
+pub mod settle;
+pub mod solver;

@@ -10,8 +10,9 @@
 //! between them.
 
 use super::rational::Rational;
+use super::thermograph::Thermograph;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// A game: a number, or Left's (Black's) and Right's (White's) options.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -20,11 +21,50 @@ pub enum Game {
     Options(Arc<Options>),
 }
 
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone)]
 pub struct Options {
     pub left: Vec<Game>,
     pub right: Vec<Game>,
+    /// Nodes in this game tree, counted once at construction.
+    size: usize,
+    /// The thermograph, computed on first use: solver trees ask for it again and again.
+    thermograph: OnceLock<Thermograph>,
 }
+
+impl Options {
+    pub fn new(left: Vec<Game>, right: Vec<Game>) -> Options {
+        let size = 1 + left.iter().chain(&right).map(Game::size).sum::<usize>();
+        Options {
+            left,
+            right,
+            size,
+            thermograph: OnceLock::new(),
+        }
+    }
+
+    pub(crate) fn cached_thermograph(&self, compute: impl FnOnce() -> Thermograph) -> &Thermograph {
+        self.thermograph.get_or_init(compute)
+    }
+}
+
+impl PartialEq for Options {
+    fn eq(&self, other: &Options) -> bool {
+        self.left == other.left && self.right == other.right
+    }
+}
+
+impl Eq for Options {}
+
+impl std::hash::Hash for Options {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.left.hash(state);
+        self.right.hash(state);
+    }
+}
+
+/// Above this many nodes, dominated and reversible options are no longer looked for (the comparisons grow
+/// exponentially with depth); values and thermographs are unaffected, only the printed form stays longer.
+const SIMPLIFY_LIMIT: usize = 24;
 
 /// Why a text is not a game.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -167,21 +207,19 @@ impl Game {
     pub fn neg(&self) -> Game {
         match self {
             Game::Number(x) => Game::Number(-*x),
-            Game::Options(o) => Game::Options(Arc::new(Options {
-                left: o.right.iter().map(Game::neg).collect(),
-                right: o.left.iter().map(Game::neg).collect(),
-            })),
+            Game::Options(o) => Game::Options(Arc::new(Options::new(
+                o.right.iter().map(Game::neg).collect(),
+                o.left.iter().map(Game::neg).collect(),
+            ))),
         }
     }
 
     /// Number of nodes in the game tree (for reporting sizes).
     pub fn size(&self) -> usize {
-        1 + self
-            .left()
-            .iter()
-            .chain(self.right())
-            .map(Game::size)
-            .sum::<usize>()
+        match self {
+            Game::Number(_) => 1,
+            Game::Options(o) => o.size,
+        }
     }
 
     /// How many bars the separator of this node needs in the text form: one more than any option uses.
@@ -215,12 +253,13 @@ fn simplify(mut left: Vec<Game>, mut right: Vec<Game>) -> Game {
         if let Some(number) = number_value(&left, &right) {
             return Game::Number(number);
         }
+        let candidate = Game::Options(Arc::new(Options::new(left.clone(), right.clone())));
+        if candidate.size() > SIMPLIFY_LIMIT {
+            return candidate;
+        }
         drop_dominated(&mut left, |a, b| a.le(b));
         drop_dominated(&mut right, |a, b| b.le(a));
-        let candidate = Game::Options(Arc::new(Options {
-            left: left.clone(),
-            right: right.clone(),
-        }));
+        let candidate = Game::Options(Arc::new(Options::new(left.clone(), right.clone())));
         let mut changed = false;
         // A Left option A is reversible through A^R when A^R ≤ G: Right's answer undoes Left's move, so
         // Left may as well move straight to A^R's Left options.

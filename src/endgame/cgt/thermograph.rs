@@ -159,7 +159,15 @@ impl Thermograph {
                 },
                 mean: *x,
             },
-            Game::Options(o) => {
+            Game::Options(o) => o
+                .cached_thermograph(|| Thermograph::from_options(o))
+                .clone(),
+        }
+    }
+
+    fn from_options(o: &super::game::Options) -> Thermograph {
+        {
+            {
                 let fold = |walls: Vec<Wall>, max: bool| {
                     walls.into_iter().reduce(|a, b| a.combine(&b, max))
                 };
