@@ -493,3 +493,93 @@ impl Search<'_> {
         colours[0] && colours[1]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::endgame::problem::Problem;
+    use crate::go::BoardSize;
+    use std::path::Path;
+
+    fn problem(name: &str) -> Problem {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/endgame-dev/");
+        Problem::read(&Path::new(dir).join(name)).unwrap()
+    }
+
+    fn gtp(points: &[Point]) -> Vec<String> {
+        let size = BoardSize::square(19).unwrap();
+        points.iter().map(|p| p.to_gtp(size)).collect()
+    }
+
+    #[test]
+    fn a_three_point_gote_capture() {
+        // facts §3: Black's D19 leaves +3, White's leaves 0: T = 3/2, answer 3.
+        let p = problem("01-value-of-move/01.sgf");
+        let s = solve(&p.board, &p.region, Scoring::Territory).unwrap();
+        assert_eq!(s.temperature(), Rational::new(3, 2));
+        assert_eq!(s.mean(), Rational::new(3, 2));
+        assert_eq!(s.value(), Rational::integer(3));
+        assert_eq!(Some(s.value()), p.answer);
+        assert_eq!(s.kind, Kind::Gote);
+        assert_eq!(gtp(&s.best_moves(Color::Black)), ["D19"]);
+        assert_eq!(gtp(&s.best_moves(Color::White)), ["D19"]);
+        assert_eq!(
+            s.principal_variation(Color::Black),
+            vec![(Color::Black, s.best_moves(Color::Black)[0])]
+        );
+    }
+
+    #[test]
+    fn a_direct_ko_is_worth_a_third_of_its_swing() {
+        // 06-value-of-ko/03: answer 6, so T = 3, and the position is a ko.
+        let p = problem("06-value-of-ko/03.sgf");
+        let s = solve(&p.board, &p.region, Scoring::Territory).unwrap();
+        assert_eq!(s.temperature(), Rational::integer(3));
+        assert_eq!(Some(s.value()), p.answer);
+        assert_eq!(s.kind, Kind::Ko);
+        // The ko rule's value appears as a retake option somewhere below the root.
+        let root_black = s.root.best(Color::Black);
+        assert!(root_black.iter().any(|b| b.ko));
+    }
+
+    #[test]
+    fn a_ko_with_thirds_comes_out_exact() {
+        let p = problem("06-value-of-ko/05.sgf");
+        let s = solve(&p.board, &p.region, Scoring::Territory).unwrap();
+        assert_eq!(s.value(), Rational::new(10, 3));
+        assert_eq!(Some(s.value()), p.answer);
+    }
+
+    #[test]
+    fn area_scoring_adds_about_a_point_of_temperature_in_plain_gote() {
+        let p = problem("01-value-of-move/01.sgf");
+        let s = solve(&p.board, &p.region, Scoring::Area).unwrap();
+        assert_eq!(s.temperature(), Rational::new(5, 2));
+    }
+
+    #[test]
+    fn a_region_over_the_limit_is_refused_with_its_size() {
+        let p = problem("03-addition-method/09.sgf");
+        let err = solve(&p.board, &p.region, Scoring::Territory).unwrap_err();
+        assert_eq!(
+            err,
+            SolveError::TooLarge {
+                empty: 15,
+                limit: MAX_EMPTY_POINTS
+            }
+        );
+        assert!(err.to_string().contains("15 empty points"));
+    }
+
+    #[test]
+    fn settled_after_the_capture_move() {
+        // After Black D19 in 01-value-of-move/01 the white stone is dead in Black's sure territory.
+        let p = problem("01-value-of-move/01.sgf");
+        let mut board = p.board.clone();
+        let d19 = Point::parse_gtp("D19", board.size()).unwrap();
+        board.place(Color::Black, d19);
+        let settlement = Settlement::assess(&board, &p.region, &Sealed::default());
+        assert!(settlement.is_settled(&board, &p.region, false));
+        assert_eq!(settlement.count(&board, &p.region, false), 3);
+    }
+}
