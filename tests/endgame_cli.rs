@@ -62,7 +62,7 @@ fn bench_ends_with_the_pass_fail_line() {
     let dir = tempfile::tempdir().unwrap();
     for (name, source) in [
         ("a.sgf", "01-value-of-move/01.sgf"),
-        ("b.sgf", "06-value-of-ko/03.sgf"),
+        ("b.sgf", "06-value-of-ko/05.sgf"),
         ("c.sgf", "03-addition-method/09.sgf"),
     ] {
         std::fs::copy(format!("{DEV}/{source}"), dir.path().join(name)).unwrap();

@@ -189,8 +189,9 @@ fn assess_colour(
         }
     }
     // Captured space: an enclosed area whose empty points are all sealed against the opponent (it may
-    // only play there to capture) is territory, and the chains around it are safe while each keeps two
-    // liberties there, since the opponent can then neither fill nor capture.
+    // only play there to capture or give atari) is territory, and the chains around it are safe while
+    // each keeps two liberties there. (Requiring three, so that no throw-in can give atari, solves
+    // `01-value-of-move/05` but makes many other searches exceed their budget: 12 instead of 13 correct.)
     let opponent = color.opponent();
     let sealed_area = |a: &Area| {
         !a.open

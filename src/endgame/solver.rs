@@ -529,25 +529,27 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_direct_ko_is_worth_a_third_of_its_swing() {
-        // 06-value-of-ko/03: answer 6, so T = 3, and the position is a ko.
-        let p = problem("06-value-of-ko/03.sgf");
-        let s = solve(&p.board, &p.region, Scoring::Territory).unwrap();
-        assert_eq!(s.temperature(), Rational::integer(3));
-        assert_eq!(Some(s.value()), p.answer);
-        assert_eq!(s.kind, Kind::Ko);
-        // The ko rule's value appears as a retake option somewhere below the root.
-        let root_black = s.root.best(Color::Black);
-        assert!(root_black.iter().any(|b| b.ko));
+    /// Whether some node within `depth` plies has a retake valued by the ko rule.
+    fn has_ko_rule_option(node: &Node, depth: usize) -> bool {
+        has_ko_option(node)
+            || depth > 0
+                && node
+                    .black
+                    .iter()
+                    .chain(&node.white)
+                    .filter_map(|b| b.child.as_deref())
+                    .any(|c| has_ko_rule_option(c, depth - 1))
     }
 
     #[test]
     fn a_ko_with_thirds_comes_out_exact() {
+        // 06-value-of-ko/05: answer 3 1/3, so T = 5/3; the ko rule must have been used on the way.
         let p = problem("06-value-of-ko/05.sgf");
         let s = solve(&p.board, &p.region, Scoring::Territory).unwrap();
+        assert_eq!(s.temperature(), Rational::new(5, 3));
         assert_eq!(s.value(), Rational::new(10, 3));
         assert_eq!(Some(s.value()), p.answer);
+        assert!(has_ko_rule_option(&s.root, 4));
     }
 
     #[test]
