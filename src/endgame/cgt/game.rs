@@ -259,6 +259,9 @@ fn simplify(mut left: Vec<Game>, mut right: Vec<Game>) -> Game {
         }
         drop_dominated(&mut left, |a, b| a.le(b));
         drop_dominated(&mut right, |a, b| b.le(a));
+        if let Some(number) = number_value(&left, &right) {
+            return Game::Number(number);
+        }
         let candidate = Game::Options(Arc::new(Options::new(left.clone(), right.clone())));
         let mut changed = false;
         // A Left option A is reversible through A^R when A^R ≤ G: Right's answer undoes Left's move, so
