@@ -4,6 +4,7 @@
 //! from `tui` through `jobs`, `book`/`endgame`/`records`, `engine` and `nn` to `go`.
 
 pub mod book;
+pub mod endgame;
 pub mod engine;
 pub mod go;
 pub mod nn;

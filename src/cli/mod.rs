@@ -6,6 +6,7 @@ mod bench_book;
 mod bench_nn;
 mod book;
 mod book_annotate;
+mod endgame;
 mod nn;
 mod position;
 mod records;
@@ -50,6 +51,9 @@ enum Command {
     /// Books from game records: merge, trim, solution trees, MCST text
     #[command(subcommand)]
     Records(records::RecordsCommand),
+    /// Endgame temperatures: solve problem files, score a folder of them
+    #[command(subcommand)]
+    Endgame(endgame::EndgameCommand),
 }
 
 pub fn run() -> anyhow::Result<ExitCode> {
@@ -64,6 +68,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Some(Command::Nn(cmd)) => nn::run_nn(cmd),
         Some(Command::Setup(args)) => nn::run_setup(args),
         Some(Command::Records(cmd)) => records::run(cmd),
+        Some(Command::Endgame(cmd)) => endgame::run(cmd),
         None => {
             use clap::CommandFactory;
             Cli::command().print_help()?;
