@@ -3,5 +3,6 @@
 //! The module tree is the architecture (see `docs/architecture.md`): dependencies point downwards only,
 //! from `tui` through `jobs`, `book`/`endgame`/`records`, `engine` and `nn` to `go`.
 
+pub mod book;
 pub mod engine;
 pub mod go;

@@ -4,6 +4,7 @@
 //! Values in reports are always from Black's point of view, whatever the engine's own convention.
 
 pub mod query;
+pub mod rollout;
 
 pub use query::{Analysis, CancelToken, EngineError, MoveInfo, Query, Report, RootInfo};
 

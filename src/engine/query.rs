@@ -62,7 +62,12 @@ impl Query {
         for (i, &(color, mv)) in self.moves.iter().enumerate() {
             game.play_as(color, mv).map_err(|reason: IllegalMove| {
                 EngineError::BadQuery(
-                    GameError::Illegal { number: i + 1, mv: mv.to_gtp(self.size), reason }.to_string(),
+                    GameError::Illegal {
+                        number: i + 1,
+                        mv: mv.to_gtp(self.size),
+                        reason,
+                    }
+                    .to_string(),
                 )
             })?;
         }
@@ -173,10 +178,21 @@ pub struct Analysis {
 
 impl Analysis {
     /// A new analysis and the sending half the engine reports into.
-    pub fn channel() -> (Analysis, mpsc::Sender<Result<Report, EngineError>>, CancelToken) {
+    pub fn channel() -> (
+        Analysis,
+        mpsc::Sender<Result<Report, EngineError>>,
+        CancelToken,
+    ) {
         let (tx, rx) = mpsc::channel(64);
         let cancel = CancelToken::default();
-        (Analysis { reports: rx, cancel: cancel.clone() }, tx, cancel)
+        (
+            Analysis {
+                reports: rx,
+                cancel: cancel.clone(),
+            },
+            tx,
+            cancel,
+        )
     }
 
     /// An analysis that failed before it started.
@@ -209,7 +225,10 @@ impl Analysis {
             }
             last = Some(report);
         }
-        last.ok_or(EngineError::Died { engine: "engine".into(), detail: "finished without a report".into() })
+        last.ok_or(EngineError::Died {
+            engine: "engine".into(),
+            detail: "finished without a report".into(),
+        })
     }
 }
 
@@ -245,15 +264,26 @@ mod move_list_text {
     use serde::{Deserialize, Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(moves: &[Move], s: S) -> Result<S::Ok, S::Error> {
-        let text: Vec<String> =
-            moves.iter().map(|m| if let Move::Play(p) = m { p.to_sgf() } else { "pass".into() }).collect();
+        let text: Vec<String> = moves
+            .iter()
+            .map(|m| {
+                if let Move::Play(p) = m {
+                    p.to_sgf()
+                } else {
+                    "pass".into()
+                }
+            })
+            .collect();
         s.collect_seq(text)
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Move>, D::Error> {
         let text = Vec::<String>::deserialize(d)?;
         text.iter()
-            .map(|t| super::move_text::parse(t).ok_or_else(|| serde::de::Error::custom(format!("bad move `{t}`"))))
+            .map(|t| {
+                super::move_text::parse(t)
+                    .ok_or_else(|| serde::de::Error::custom(format!("bad move `{t}`")))
+            })
             .collect()
     }
 }

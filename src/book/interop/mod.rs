@@ -1,0 +1,3 @@
+//! Reading and writing other formats: KataGo's `.katabook`, static HTML pages like KataGo's, and SGF.
+
+pub mod katabook;

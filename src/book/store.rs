@@ -1,0 +1,674 @@
+//! The book on disk, crash-safe: a snapshot file plus an append-only log beside it (`BOOK.log`).
+//!
+//! Both files are a fixed header (magic, format version, kind, generation) and then records, each one
+//! `length (u32 LE) | CRC-32 of the payload (u32 LE) | MessagePack payload`. An expansion is appended to
+//! the log and `fsync`ed before it is reported, so a `kill -9` loses at most the searches in flight. A torn
+//! or corrupted tail record fails its length or CRC check and is cut off, never loaded. Compaction writes a
+//! new snapshot to a temporary file, syncs it, renames it over the old one, then starts an empty log of the
+//! new generation the same way; a log whose generation differs from the snapshot's is already contained in
+//! it and is ignored. Format and reasons: `docs/book-format.md`.
+
+use super::cost::CostParams;
+use super::dag::{Book, BookMeta, Edge, Node, NodeId, ParentLink, SearchValues, SymmetrySet};
+use super::marks::Marks;
+use crate::go::{BookHash, Color, Move, Point, Symmetry};
+use serde::{Deserialize, Serialize};
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+pub const MAGIC: &[u8; 8] = b"TENGENBK";
+pub const FORMAT_VERSION: u32 = 1;
+const KIND_SNAPSHOT: u32 = 0;
+const KIND_LOG: u32 = 1;
+const HEADER_LEN: usize = 24;
+/// Larger records are refused as corrupt (no honest record comes near this).
+const MAX_RECORD: u32 = 1 << 30;
+const NODES_PER_RECORD: usize = 4096;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("{file}: {source}")]
+    Io {
+        file: String,
+        source: std::io::Error,
+    },
+    #[error(
+        "{file} is not a tengen book (no `TENGENBK` header); create one with `tengen book new`"
+    )]
+    NotABook { file: String },
+    #[error(
+        "{file} uses book format {found}, this tengen reads format {FORMAT_VERSION}; upgrade tengen"
+    )]
+    Version { file: String, found: u32 },
+    #[error("{file} is damaged at byte {offset}: {detail}; restore it from a backup")]
+    Corrupt {
+        file: String,
+        offset: u64,
+        detail: String,
+    },
+    #[error("{file} already exists; choose another name or delete it first")]
+    Exists { file: String },
+    #[error("cannot encode a record: {0}")]
+    Encode(String),
+}
+
+/// A move as two bytes: the padded-grid point index, or `u16::MAX` for a pass.
+fn move_code(mv: Move) -> u16 {
+    match mv {
+        Move::Pass => u16::MAX,
+        Move::Play(p) => p.index() as u16,
+    }
+}
+
+fn move_from_code(code: u16) -> Move {
+    if code == u16::MAX {
+        Move::Pass
+    } else {
+        Move::Play(Point::from_index(code as usize))
+    }
+}
+
+/// A node as stored: what cannot be recomputed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StoredNode {
+    pub hash: BookHash,
+    pub to_move: Color,
+    pub self_symmetries: u8,
+    pub to_canonical: u8,
+    pub not_in_book: SearchValues,
+    pub can_expand: bool,
+    /// (move, symmetry to the child, child id, prior)
+    pub edges: Vec<(u16, u8, u32, f32)>,
+    /// (parent id, move in the parent)
+    pub parents: Vec<(u32, u16)>,
+}
+
+impl StoredNode {
+    pub fn from_node(node: &Node) -> StoredNode {
+        StoredNode {
+            hash: node.hash,
+            to_move: node.to_move,
+            self_symmetries: node.self_symmetries.0,
+            to_canonical: node.to_canonical.id(),
+            not_in_book: node.not_in_book,
+            can_expand: node.can_expand,
+            edges: node
+                .edges
+                .iter()
+                .map(|e| (move_code(e.mv), e.to_child.id(), e.child.0, e.prior))
+                .collect(),
+            parents: node
+                .parents
+                .iter()
+                .map(|p| (p.parent.0, move_code(p.mv)))
+                .collect(),
+        }
+    }
+
+    fn into_node(self) -> Result<Node, String> {
+        let sym = |id: u8| Symmetry::from_id(id).ok_or_else(|| format!("bad symmetry id {id}"));
+        let mut node = Node::new(
+            self.hash,
+            self.to_move,
+            SymmetrySet(self.self_symmetries),
+            sym(self.to_canonical)?,
+        );
+        node.not_in_book = self.not_in_book;
+        node.can_expand = self.can_expand;
+        node.edges = self
+            .edges
+            .into_iter()
+            .map(|(mv, s, child, prior)| {
+                Ok(Edge {
+                    mv: move_from_code(mv),
+                    to_child: sym(s)?,
+                    child: NodeId(child),
+                    prior,
+                    cost_from_root: 0.0,
+                    biggest_wl_cost: 0.0,
+                    is_wl_pv: false,
+                })
+            })
+            .collect::<Result<_, String>>()?;
+        node.parents = self
+            .parents
+            .into_iter()
+            .map(|(p, mv)| ParentLink {
+                parent: NodeId(p),
+                mv: move_from_code(mv),
+            })
+            .collect();
+        Ok(node)
+    }
+}
+
+/// One record of a snapshot or a log.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum Record {
+    Meta {
+        meta: BookMeta,
+        params: CostParams,
+    },
+    /// New or replaced nodes, by id (ids are dense: a new node has id = current node count).
+    Nodes(Vec<(u32, StoredNode)>),
+    /// Marks set on nodes; empty marks remove them.
+    Marks(Vec<(u32, Marks)>),
+    Params(CostParams),
+    /// Closes a snapshot: it must hold this many nodes.
+    End {
+        nodes: u64,
+    },
+}
+
+fn io_err(path: &Path) -> impl Fn(std::io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io {
+        file: path.display().to_string(),
+        source,
+    }
+}
+
+/// The log's path for a book file.
+pub fn log_path(path: &Path) -> PathBuf {
+    let mut p = path.as_os_str().to_owned();
+    p.push(".log");
+    PathBuf::from(p)
+}
+
+fn header(kind: u32, generation: u64) -> [u8; HEADER_LEN] {
+    let mut h = [0u8; HEADER_LEN];
+    h[..8].copy_from_slice(MAGIC);
+    h[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    h[12..16].copy_from_slice(&kind.to_le_bytes());
+    h[16..24].copy_from_slice(&generation.to_le_bytes());
+    h
+}
+
+fn frame(record: &Record, out: &mut Vec<u8>) -> Result<(), StoreError> {
+    let payload = rmp_serde::to_vec(record).map_err(|e| StoreError::Encode(e.to_string()))?;
+    out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+    out.extend_from_slice(&payload);
+    Ok(())
+}
+
+/// Reads the header; returns (kind, generation).
+fn read_header(bytes: &[u8], path: &Path) -> Result<(u32, u64), StoreError> {
+    let file = path.display().to_string();
+    if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
+        return Err(StoreError::NotABook { file });
+    }
+    let word = |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+    let version = word(8);
+    if version != FORMAT_VERSION {
+        return Err(StoreError::Version {
+            file,
+            found: version,
+        });
+    }
+    let mut g = [0u8; 8];
+    g.copy_from_slice(&bytes[16..24]);
+    Ok((word(12), u64::from_le_bytes(g)))
+}
+
+/// Splits the records after the header; stops at the first torn or corrupt one and returns the records,
+/// the offset where the valid part ends, and why it stopped early (if it did).
+fn read_records(bytes: &[u8]) -> (Vec<Record>, usize, Option<String>) {
+    let mut records = Vec::new();
+    let mut at = HEADER_LEN;
+    while at < bytes.len() {
+        if bytes.len() - at < 8 {
+            return (records, at, Some("a record header is cut short".into()));
+        }
+        let len = u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+        let crc = u32::from_le_bytes([bytes[at + 4], bytes[at + 5], bytes[at + 6], bytes[at + 7]]);
+        if len > MAX_RECORD || bytes.len() - at - 8 < len as usize {
+            return (
+                records,
+                at,
+                Some(format!("a record of {len} bytes is cut short")),
+            );
+        }
+        let payload = &bytes[at + 8..at + 8 + len as usize];
+        if crc32fast::hash(payload) != crc {
+            return (records, at, Some("a record fails its checksum".into()));
+        }
+        match rmp_serde::from_slice::<Record>(payload) {
+            Ok(r) => records.push(r),
+            Err(e) => return (records, at, Some(format!("a record does not decode: {e}"))),
+        }
+        at += 8 + len as usize;
+    }
+    (records, at, None)
+}
+
+fn apply(book: &mut Book, record: Record) -> Result<(), String> {
+    match record {
+        Record::Meta { .. } => return Err("a second metadata record".into()),
+        Record::Nodes(nodes) => {
+            for (id, stored) in nodes {
+                let node = stored.into_node()?;
+                let n = book.len() as u32;
+                if id == n {
+                    book.push_node(node);
+                } else if id < n {
+                    book.replace_node(NodeId(id), node);
+                } else {
+                    return Err(format!("node {id} comes before node {n}"));
+                }
+            }
+        }
+        Record::Marks(marks) => {
+            for (id, m) in marks {
+                if m.is_empty() {
+                    book.marks.remove(&NodeId(id));
+                } else {
+                    book.marks.insert(NodeId(id), m);
+                }
+            }
+        }
+        Record::Params(p) => book.params = p,
+        Record::End { .. } => return Err("an end record inside a log".into()),
+    }
+    Ok(())
+}
+
+fn check_edges(book: &Book) -> Result<(), String> {
+    let n = book.len() as u32;
+    for (id, node) in book.nodes() {
+        if node.edges.iter().any(|e| e.child.0 >= n) || node.parents.iter().any(|p| p.parent.0 >= n)
+        {
+            return Err(format!("node {} links to a node that does not exist", id.0));
+        }
+    }
+    if n == 0 {
+        return Err("the book has no root".into());
+    }
+    Ok(())
+}
+
+/// What loading found.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LoadReport {
+    pub generation: u64,
+    pub log_records: usize,
+    /// Bytes at the end of the log that were torn or corrupt and are not part of the book.
+    pub torn_bytes: u64,
+    pub torn_reason: Option<String>,
+    /// The log belonged to an older snapshot (a compaction was interrupted) and was ignored.
+    pub stale_log: bool,
+    /// Where the valid log ends (appends continue here).
+    valid_log_len: u64,
+}
+
+/// Loads a book (snapshot plus log) and recomputes its values and costs.
+pub fn load(path: &Path) -> Result<(Book, LoadReport), StoreError> {
+    let (mut book, report) = load_without_recompute(path)?;
+    super::recompute_everything(&mut book);
+    Ok((book, report))
+}
+
+/// Loads the stored data only (values and costs are left at zero).
+pub fn load_without_recompute(path: &Path) -> Result<(Book, LoadReport), StoreError> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(io_err(path))?;
+    let (kind, generation) = read_header(&bytes, path)?;
+    if kind != KIND_SNAPSHOT {
+        return Err(StoreError::Corrupt {
+            file,
+            offset: 12,
+            detail: "this is a log, not a book snapshot".into(),
+        });
+    }
+    let (records, end, problem) = read_records(&bytes);
+    if let Some(detail) = problem {
+        return Err(StoreError::Corrupt {
+            file,
+            offset: end as u64,
+            detail,
+        });
+    }
+    let corrupt = |detail: String| StoreError::Corrupt {
+        file: file.clone(),
+        offset: 0,
+        detail,
+    };
+    let mut iter = records.into_iter();
+    let mut book = match iter.next() {
+        Some(Record::Meta { meta, params }) => Book::empty(meta, params),
+        _ => {
+            return Err(corrupt(
+                "the snapshot does not start with its metadata".into(),
+            ));
+        }
+    };
+    let mut ended = false;
+    for r in iter {
+        if let Record::End { nodes } = r {
+            if nodes != book.len() as u64 {
+                return Err(corrupt(format!(
+                    "the snapshot holds {} nodes, its end record says {nodes}",
+                    book.len()
+                )));
+            }
+            ended = true;
+            continue;
+        }
+        apply(&mut book, r).map_err(corrupt)?;
+    }
+    if !ended {
+        return Err(corrupt("the snapshot has no end record".into()));
+    }
+
+    let mut report = LoadReport {
+        generation,
+        ..LoadReport::default()
+    };
+    let lpath = log_path(path);
+    match std::fs::read(&lpath) {
+        Ok(log) => {
+            let (lkind, lgen) = read_header(&log, &lpath)?;
+            if lkind != KIND_LOG || lgen != generation {
+                report.stale_log = true;
+            } else {
+                let (records, end, problem) = read_records(&log);
+                report.log_records = records.len();
+                report.torn_bytes = (log.len() - end) as u64;
+                report.torn_reason = problem;
+                report.valid_log_len = end as u64;
+                let lfile = lpath.display().to_string();
+                for r in records {
+                    apply(&mut book, r).map_err(|detail| StoreError::Corrupt {
+                        file: lfile.clone(),
+                        offset: 0,
+                        detail,
+                    })?;
+                }
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(io_err(&lpath)(e)),
+    }
+    check_edges(&book).map_err(corrupt)?;
+    Ok((book, report))
+}
+
+fn sync_dir(path: &Path) -> Result<(), StoreError> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    // Directory fsync makes the rename durable; not every platform allows opening a directory.
+    if let Ok(d) = File::open(dir) {
+        d.sync_all().map_err(io_err(dir))?;
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file, fsync, rename, fsync of the directory.
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    {
+        let mut f = File::create(&tmp).map_err(io_err(&tmp))?;
+        f.write_all(bytes).map_err(io_err(&tmp))?;
+        f.sync_all().map_err(io_err(&tmp))?;
+    }
+    std::fs::rename(&tmp, path).map_err(io_err(path))?;
+    sync_dir(path)
+}
+
+/// Encodes a whole book as a snapshot.
+pub fn snapshot_bytes(book: &Book, generation: u64) -> Result<Vec<u8>, StoreError> {
+    let mut out = header(KIND_SNAPSHOT, generation).to_vec();
+    frame(
+        &Record::Meta {
+            meta: book.meta.clone(),
+            params: book.params.clone(),
+        },
+        &mut out,
+    )?;
+    let nodes: Vec<(NodeId, &Node)> = book.nodes().collect();
+    for chunk in nodes.chunks(NODES_PER_RECORD) {
+        let stored = chunk
+            .iter()
+            .map(|(id, n)| (id.0, StoredNode::from_node(n)))
+            .collect();
+        frame(&Record::Nodes(stored), &mut out)?;
+    }
+    let mut marks: Vec<(u32, Marks)> = book.marks.iter().map(|(id, m)| (id.0, *m)).collect();
+    marks.sort_by_key(|m| m.0);
+    frame(&Record::Marks(marks), &mut out)?;
+    frame(
+        &Record::End {
+            nodes: book.len() as u64,
+        },
+        &mut out,
+    )?;
+    Ok(out)
+}
+
+/// An open book file that durable changes are appended to.
+pub struct BookStore {
+    path: PathBuf,
+    log: File,
+    generation: u64,
+}
+
+impl BookStore {
+    /// Creates a new book file (refusing to overwrite one) and its empty log.
+    pub fn create(path: &Path, book: &Book) -> Result<BookStore, StoreError> {
+        if path.exists() {
+            return Err(StoreError::Exists {
+                file: path.display().to_string(),
+            });
+        }
+        write_atomically(path, &snapshot_bytes(book, 1)?)?;
+        Self::start_log(path, 1)
+    }
+
+    fn start_log(path: &Path, generation: u64) -> Result<BookStore, StoreError> {
+        let lpath = log_path(path);
+        write_atomically(&lpath, &header(KIND_LOG, generation))?;
+        let log = OpenOptions::new()
+            .append(true)
+            .open(&lpath)
+            .map_err(io_err(&lpath))?;
+        Ok(BookStore {
+            path: path.to_path_buf(),
+            log,
+            generation,
+        })
+    }
+
+    /// Opens a book for growing: loads it, cuts a torn log tail, and keeps the log open for appends.
+    pub fn open(path: &Path) -> Result<(BookStore, Book, LoadReport), StoreError> {
+        let (book, report) = load(path)?;
+        let lpath = log_path(path);
+        if report.stale_log || !lpath.exists() {
+            let store = Self::start_log(path, report.generation)?;
+            return Ok((store, book, report));
+        }
+        let log = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .open(&lpath)
+            .map_err(io_err(&lpath))?;
+        if report.torn_bytes > 0 {
+            log.set_len(report.valid_log_len).map_err(io_err(&lpath))?;
+            log.sync_all().map_err(io_err(&lpath))?;
+        }
+        Ok((
+            BookStore {
+                path: path.to_path_buf(),
+                log,
+                generation: report.generation,
+            },
+            book,
+            report,
+        ))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends records and makes them durable before returning.
+    pub fn append(&mut self, records: &[Record]) -> Result<(), StoreError> {
+        let mut bytes = Vec::new();
+        for r in records {
+            frame(r, &mut bytes)?;
+        }
+        let lpath = log_path(&self.path);
+        self.log.write_all(&bytes).map_err(io_err(&lpath))?;
+        self.log.sync_data().map_err(io_err(&lpath))
+    }
+
+    /// Appends the current state of the given nodes (new ones in id order) and their marks.
+    pub fn append_nodes(&mut self, book: &Book, ids: &[NodeId]) -> Result<(), StoreError> {
+        let mut ids = ids.to_vec();
+        ids.sort();
+        ids.dedup();
+        let nodes = ids
+            .iter()
+            .map(|&id| (id.0, StoredNode::from_node(book.node(id))))
+            .collect();
+        self.append(&[Record::Nodes(nodes)])
+    }
+
+    /// Folds the log into a new snapshot.
+    pub fn compact(&mut self, book: &Book) -> Result<(), StoreError> {
+        let generation = self.generation + 1;
+        write_atomically(&self.path, &snapshot_bytes(book, generation)?)?;
+        *self = Self::start_log(&self.path, generation)?;
+        Ok(())
+    }
+
+    /// The size of the log in bytes (to decide when to compact).
+    pub fn log_len(&self) -> u64 {
+        self.log.metadata().map(|m| m.len()).unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::interop::katabook;
+
+    const KATABOOK: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/katabook/7x7-tt-k9-146.katabook"
+    );
+
+    fn same_structure(a: &Book, b: &Book) {
+        assert_eq!(a.len(), b.len());
+        for ((_, x), (_, y)) in a.nodes().zip(b.nodes()) {
+            assert_eq!(StoredNode::from_node(x), StoredNode::from_node(y));
+            assert_eq!(x.values, y.values);
+        }
+    }
+
+    #[test]
+    fn snapshot_and_log_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("b.tengenbook");
+        let (book, _) = katabook::import(Path::new(KATABOOK)).unwrap();
+        let mut store = BookStore::create(&path, &book).unwrap();
+        let mut changed = book.clone();
+        changed.node_mut(NodeId(5)).not_in_book.visits += 17.0;
+        changed.marks.insert(
+            NodeId(3),
+            Marks {
+                bonus: 2.0,
+                ..Marks::default()
+            },
+        );
+        store.append_nodes(&changed, &[NodeId(5)]).unwrap();
+        store
+            .append(&[Record::Marks(vec![(3, changed.marks[&NodeId(3)])])])
+            .unwrap();
+        crate::book::recompute_everything(&mut changed);
+        let (loaded, report) = load(&path).unwrap();
+        assert_eq!(report.log_records, 2);
+        same_structure(&loaded, &changed);
+        assert_eq!(loaded.marks, changed.marks);
+        // After compaction the log is empty and the snapshot holds everything.
+        let mut store = BookStore::open(&path).unwrap().0;
+        store.compact(&loaded).unwrap();
+        let (again, report) = load(&path).unwrap();
+        assert_eq!(report.log_records, 0);
+        assert_eq!(report.generation, 2);
+        same_structure(&again, &changed);
+    }
+
+    #[test]
+    fn a_torn_tail_is_cut_and_never_loaded() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("b.tengenbook");
+        let (book, _) = katabook::import(Path::new(KATABOOK)).unwrap();
+        let mut store = BookStore::create(&path, &book).unwrap();
+        let mut changed = book.clone();
+        changed.node_mut(NodeId(7)).not_in_book.visits = 999.0;
+        store.append_nodes(&changed, &[NodeId(7)]).unwrap();
+        let good_len = store.log_len();
+        changed.node_mut(NodeId(8)).not_in_book.visits = 555.0;
+        store.append_nodes(&changed, &[NodeId(8)]).unwrap();
+        drop(store);
+        // Tear the last record in half, and separately flip a byte inside it.
+        let lpath = log_path(&path);
+        let full = std::fs::read(&lpath).unwrap();
+        let torn = &full[..(good_len as usize + full.len()) / 2];
+        std::fs::write(&lpath, torn).unwrap();
+        let (loaded, report) = load(&path).unwrap();
+        assert_eq!(report.log_records, 1);
+        assert!(report.torn_bytes > 0);
+        assert_eq!(loaded.node(NodeId(7)).not_in_book.visits, 999.0);
+        assert_ne!(loaded.node(NodeId(8)).not_in_book.visits, 555.0);
+        let mut flipped = full.clone();
+        let last = flipped.len() - 3;
+        flipped[last] ^= 0x40;
+        std::fs::write(&lpath, &flipped).unwrap();
+        let (_, report) = load(&path).unwrap();
+        assert_eq!(
+            report.torn_reason.as_deref(),
+            Some("a record fails its checksum")
+        );
+        // Opening for growth cuts the bad tail so later appends follow the last good record.
+        let (mut store, book2, _) = BookStore::open(&path).unwrap();
+        assert_eq!(store.log_len(), good_len);
+        store.append_nodes(&book2, &[NodeId(9)]).unwrap();
+        let (_, report) = load(&path).unwrap();
+        assert_eq!((report.log_records, report.torn_bytes), (2, 0));
+    }
+
+    #[test]
+    fn a_stale_log_after_an_interrupted_compaction_is_ignored() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("b.tengenbook");
+        let (book, _) = katabook::import(Path::new(KATABOOK)).unwrap();
+        let mut store = BookStore::create(&path, &book).unwrap();
+        let mut changed = book.clone();
+        changed.node_mut(NodeId(2)).not_in_book.visits = 4242.0;
+        store.append_nodes(&changed, &[NodeId(2)]).unwrap();
+        let old_log = std::fs::read(log_path(&path)).unwrap();
+        store.compact(&changed).unwrap();
+        // Simulate a crash between the snapshot rename and the new log: the old log is still there.
+        std::fs::write(log_path(&path), old_log).unwrap();
+        let (loaded, report) = load(&path).unwrap();
+        assert!(report.stale_log);
+        assert_eq!(loaded.node(NodeId(2)).not_in_book.visits, 4242.0);
+    }
+
+    #[test]
+    fn garbage_is_refused_with_the_file_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("junk");
+        std::fs::write(&path, b"hello").unwrap();
+        let err = load(&path).unwrap_err().to_string();
+        assert!(
+            err.contains("junk") && err.contains("not a tengen book"),
+            "{err}"
+        );
+    }
+}

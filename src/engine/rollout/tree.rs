@@ -1,0 +1,431 @@
+//! One search tree: UCT with RAVE (all-moves-as-first) over the root position, light playouts below it.
+//!
+//! The tree is an arena of nodes; a node's children sit side by side. Moves in the tree are checked under
+//! the query's full rules (superko against the game's history and the path), while playouts use simple ko
+//! only. Each node's statistics are from the point of view of the player who made its move.
+
+use super::playout::{area_count, light_playout};
+use crate::go::board::{Cell, neighbours};
+use crate::go::coord::GRID;
+use crate::go::playout::FastRng;
+use crate::go::zobrist;
+use crate::go::{Board, Color, KoRule, Move, Point, Rules};
+use std::collections::HashSet;
+use std::sync::Arc;
+
+/// Tuning constants (from the MoGo/Fuego tradition, checked on 5x5–9x9).
+#[derive(Debug, Clone, Copy)]
+pub struct SearchParams {
+    /// UCT exploration constant.
+    pub exploration: f64,
+    /// Number of visits at which RAVE and the real mean weigh the same (Gelly and Silver's `k`-style
+    /// equivalence parameter).
+    pub rave_equivalence: f64,
+    /// A leaf becomes a tree node after this many visits; before that only its playouts count.
+    pub expand_after: u32,
+    /// Weight of the score in the value a node is selected by (the rest is win/loss). A little score
+    /// keeps the search informative when every move wins or every move loses, e.g. 5x5 at komi 24.
+    pub score_weight: f64,
+    /// Nodes in the arena beyond which the tree stops growing (memory bound).
+    pub max_nodes: usize,
+}
+
+impl Default for SearchParams {
+    fn default() -> SearchParams {
+        SearchParams {
+            exploration: 0.25,
+            rave_equivalence: 2000.0,
+            expand_after: 2,
+            score_weight: 0.1,
+            max_nodes: 4_000_000,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Node {
+    mv: Move,
+    /// Who made the move leading here.
+    mover: Color,
+    first_child: u32,
+    child_count: u16,
+    expanded: bool,
+    visits: u32,
+    /// Sum of the selection value (wins plus a little score), mover's view.
+    value_sum: f64,
+    /// Sum of wins (draws count half), mover's view.
+    win_sum: f64,
+    /// Sums of Black's final score and its square.
+    score_sum: f64,
+    score_sq_sum: f64,
+    rave_visits: u32,
+    rave_value_sum: f64,
+}
+
+impl Node {
+    fn new(mv: Move, mover: Color) -> Node {
+        Node {
+            mv,
+            mover,
+            first_child: 0,
+            child_count: 0,
+            expanded: false,
+            visits: 0,
+            value_sum: 0.0,
+            win_sum: 0.0,
+            score_sum: 0.0,
+            score_sq_sum: 0.0,
+            rave_visits: 0,
+            rave_value_sum: 0.0,
+        }
+    }
+}
+
+/// The root position, shared by every tree of one search.
+#[derive(Debug)]
+pub struct RootPosition {
+    pub board: Board,
+    pub to_move: Color,
+    pub consecutive_passes: u8,
+    pub rules: Rules,
+    /// Superko keys of every position of the game so far (empty under simple ko).
+    pub history: HashSet<u128>,
+    /// Root moves the search may not play.
+    pub avoid: Vec<Move>,
+}
+
+impl RootPosition {
+    /// The key superko compares: the stones, and under situational superko the player to move too.
+    pub fn superko_key(rules: Rules, board: &Board, to_move: Color) -> u128 {
+        match (rules.ko, to_move) {
+            (KoRule::Situational, Color::White) => {
+                board.stone_hash() ^ zobrist::MISC[zobrist::WHITE_TO_MOVE]
+            }
+            _ => board.stone_hash(),
+        }
+    }
+}
+
+/// Statistics of one root move, as this tree has them.
+#[derive(Debug, Clone)]
+pub struct RootMoveStats {
+    pub mv: Move,
+    pub mover: Color,
+    pub visits: u64,
+    pub win_sum: f64,
+    pub score_sum: f64,
+    pub score_sq_sum: f64,
+    pub pv: Vec<Move>,
+}
+
+/// Ownership accumulated over the playouts: per row-major point, Black owned minus White owned.
+pub type OwnershipSums = Vec<f64>;
+
+pub struct Tree {
+    root: Arc<RootPosition>,
+    params: SearchParams,
+    nodes: Vec<Node>,
+    rng: FastRng,
+    /// Reused per iteration: who first played each point after the node being backed up.
+    first_owner: [u8; GRID],
+    played: Vec<(Color, Point)>,
+    path: Vec<u32>,
+    ownership: Option<OwnershipSums>,
+}
+
+impl Tree {
+    pub fn new(root: Arc<RootPosition>, params: SearchParams, seed: u64, ownership: bool) -> Tree {
+        let area = root.board.size().area();
+        let mut tree = Tree {
+            nodes: vec![Node::new(Move::Pass, root.to_move.opponent())],
+            root,
+            params,
+            rng: FastRng::new(seed),
+            first_owner: [0; GRID],
+            played: Vec::with_capacity(4 * area),
+            path: Vec::with_capacity(64),
+            ownership: ownership.then(|| vec![0.0; area]),
+        };
+        tree.expand(0, &tree.root.board.clone(), tree.root.to_move, &[]);
+        tree
+    }
+
+    /// The legal root moves this search considers (avoided moves excluded).
+    pub fn root_moves(&self) -> Vec<Move> {
+        let root = &self.nodes[0];
+        (0..root.child_count as usize)
+            .map(|i| self.nodes[root.first_child as usize + i].mv)
+            .collect()
+    }
+
+    pub fn root_visits(&self) -> u64 {
+        self.nodes[0].visits as u64
+    }
+
+    /// One iteration: descend by UCT-RAVE, grow the tree by one node, play out, back up.
+    pub fn iterate(&mut self) {
+        let root = Arc::clone(&self.root);
+        let mut board = root.board.clone();
+        let mut color = root.to_move;
+        let mut passes = root.consecutive_passes;
+        let mut keys: Vec<u128> = Vec::new();
+        let mut last: Option<Point> = None;
+        self.played.clear();
+        self.path.clear();
+        self.path.push(0);
+        let mut node = 0usize;
+        let mut finished = passes >= 2;
+        while !finished {
+            if !self.nodes[node].expanded {
+                let grow = self.nodes[node].visits >= self.params.expand_after
+                    && self.nodes.len() < self.params.max_nodes;
+                if !grow {
+                    break;
+                }
+                self.expand(node, &board, color, &keys);
+            }
+            if self.nodes[node].child_count == 0 {
+                break;
+            }
+            let child = self.select(node);
+            let mv = self.nodes[child].mv;
+            match mv {
+                Move::Play(p) => {
+                    board.place(color, p);
+                    self.played.push((color, p));
+                    passes = 0;
+                    last = Some(p);
+                }
+                Move::Pass => {
+                    board.clear_ko();
+                    passes += 1;
+                    last = None;
+                }
+            }
+            color = color.opponent();
+            if root.rules.ko != KoRule::Simple {
+                keys.push(RootPosition::superko_key(root.rules, &board, color));
+            }
+            self.path.push(child as u32);
+            node = child;
+            finished = passes >= 2;
+        }
+        if !finished {
+            let cap = 3 * board.size().area();
+            light_playout(
+                &mut board,
+                color,
+                last,
+                &mut self.rng,
+                cap,
+                &mut self.played,
+            );
+        }
+        let mut owner = [None; GRID];
+        let black_score = area_count(&board, &mut owner) as f64 - root.rules.komi.value();
+        if let Some(sums) = &mut self.ownership {
+            let size = board.size();
+            for (i, p) in size.points().enumerate() {
+                sums[i] += owner[p.index()].map_or(0.0, |c| c.sign() as f64);
+            }
+        }
+        self.back_up(black_score, board.size().area() as f64);
+    }
+
+    /// Adds the legal children of `node`: every point the rules allow (own one-point eyes are left out
+    /// below the root, where filling one is never the only sensible move), and pass.
+    fn expand(&mut self, node: usize, board: &Board, color: Color, path_keys: &[u128]) {
+        let is_root = node == 0;
+        let rules = self.root.rules;
+        let first = self.nodes.len() as u32;
+        let mut count = 0u16;
+        let mut candidates: Vec<Point> = board
+            .empty_points()
+            .iter()
+            .map(|&i| Point::from_index(i as usize))
+            .collect();
+        candidates.sort_unstable();
+        for p in candidates {
+            if board.check(color, p, rules.multi_stone_suicide).is_err() {
+                continue;
+            }
+            if !is_root && board.is_eye(color, p) {
+                continue;
+            }
+            if is_root && self.root.avoid.contains(&Move::Play(p)) {
+                continue;
+            }
+            if rules.ko != KoRule::Simple && self.repeats(board, color, p, path_keys) {
+                continue;
+            }
+            self.nodes.push(Node::new(Move::Play(p), color));
+            count += 1;
+        }
+        if !(is_root && self.root.avoid.contains(&Move::Pass)) {
+            self.nodes.push(Node::new(Move::Pass, color));
+            count += 1;
+        }
+        let n = &mut self.nodes[node];
+        n.first_child = first;
+        n.child_count = count;
+        n.expanded = true;
+    }
+
+    /// Whether playing `p` recreates a position of the game or of the path (superko).
+    fn repeats(&self, board: &Board, color: Color, p: Point, path_keys: &[u128]) -> bool {
+        let enemy = Cell::stone(color.opponent());
+        let captures = neighbours(p)
+            .iter()
+            .any(|&n| board.cell(n) == enemy && board.in_atari(n));
+        let suicide = !board.has_liberty_after(color, p);
+        // Without captures or suicide the new board is the old one plus a stone: hash it directly.
+        let key = if captures || suicide {
+            let mut after = board.clone();
+            after.place(color, p);
+            RootPosition::superko_key(self.root.rules, &after, color.opponent())
+        } else {
+            let stones = board.stone_hash() ^ zobrist::STONE[color.index()][p.index()];
+            match (self.root.rules.ko, color.opponent()) {
+                (KoRule::Situational, Color::White) => {
+                    stones ^ zobrist::MISC[zobrist::WHITE_TO_MOVE]
+                }
+                _ => stones,
+            }
+        };
+        self.root.history.contains(&key) || path_keys.contains(&key)
+    }
+
+    fn select(&mut self, node: usize) -> usize {
+        let parent = &self.nodes[node];
+        let first = parent.first_child as usize;
+        let count = parent.child_count as usize;
+        let log_n = ((parent.visits as f64) + 1.0).ln();
+        let p = self.params;
+        let mut best = first;
+        let mut best_value = f64::NEG_INFINITY;
+        for i in first..first + count {
+            let c = &self.nodes[i];
+            let rave = if c.rave_visits > 0 {
+                c.rave_value_sum / c.rave_visits as f64
+            } else {
+                0.5
+            };
+            let value = if c.visits == 0 {
+                rave + p.exploration * log_n.sqrt()
+            } else {
+                let n = c.visits as f64;
+                let rn = c.rave_visits as f64;
+                let beta = rn / (rn + n + rn * n / p.rave_equivalence);
+                let mean = c.value_sum / n;
+                (1.0 - beta) * mean + beta * rave + p.exploration * (log_n / n).sqrt()
+            };
+            // A tiny random tie-break so that equal children are not always taken in board order.
+            let value = value + self.rng.unit() * 1e-9;
+            if value > best_value {
+                best_value = value;
+                best = i;
+            }
+        }
+        best
+    }
+
+    fn back_up(&mut self, black_score: f64, area: f64) {
+        let black_win = if black_score > 0.0 {
+            1.0
+        } else if black_score < 0.0 {
+            0.0
+        } else {
+            0.5
+        };
+        let black_value = (1.0 - self.params.score_weight) * black_win
+            + self.params.score_weight * (0.5 + 0.5 * (black_score / area).clamp(-1.0, 1.0));
+        let view = |c: Color, x: f64| if c == Color::Black { x } else { 1.0 - x };
+
+        // AMAF: walk from the end of the playout back to the root, remembering who played each point
+        // first after each node; a child whose move its mover played first there shares the result.
+        self.first_owner.fill(0);
+        let tree_moves = self.path.len() - 1;
+        let mark =
+            |owner: &mut [u8; GRID], (c, p): (Color, Point)| owner[p.index()] = 1 + c.index() as u8;
+        // The stones of the tree part of `played` are interleaved with passes, which `played` omits;
+        // walk the path's own moves for the tree part instead.
+        let tree_stones = self.path[1..]
+            .iter()
+            .filter(|&&i| matches!(self.nodes[i as usize].mv, Move::Play(_)))
+            .count();
+        for &(c, p) in self.played[tree_stones..].iter().rev() {
+            mark(&mut self.first_owner, (c, p));
+        }
+        for depth in (0..=tree_moves).rev() {
+            let id = self.path[depth] as usize;
+            if depth < tree_moves {
+                let child = self.path[depth + 1] as usize;
+                if let Move::Play(p) = self.nodes[child].mv {
+                    mark(&mut self.first_owner, (self.nodes[child].mover, p));
+                }
+            }
+            let (first, count) = (
+                self.nodes[id].first_child as usize,
+                self.nodes[id].child_count as usize,
+            );
+            for i in first..first + count {
+                let c = &mut self.nodes[i];
+                if let Move::Play(p) = c.mv
+                    && self.first_owner[p.index()] == 1 + c.mover.index() as u8
+                {
+                    c.rave_visits += 1;
+                    c.rave_value_sum += view(c.mover, black_value);
+                }
+            }
+            let n = &mut self.nodes[id];
+            n.visits += 1;
+            n.value_sum += view(n.mover, black_value);
+            n.win_sum += view(n.mover, black_win);
+            n.score_sum += black_score;
+            n.score_sq_sum += black_score * black_score;
+        }
+    }
+
+    /// The root moves with their statistics and principal variations.
+    pub fn root_stats(&self) -> Vec<RootMoveStats> {
+        let root = &self.nodes[0];
+        (0..root.child_count as usize)
+            .map(|i| {
+                let id = root.first_child as usize + i;
+                let c = &self.nodes[id];
+                RootMoveStats {
+                    mv: c.mv,
+                    mover: c.mover,
+                    visits: c.visits as u64,
+                    win_sum: c.win_sum,
+                    score_sum: c.score_sum,
+                    score_sq_sum: c.score_sq_sum,
+                    pv: self.principal_variation(id),
+                }
+            })
+            .collect()
+    }
+
+    /// The most visited line from `id` down, starting with `id`'s move.
+    fn principal_variation(&self, mut id: usize) -> Vec<Move> {
+        let mut pv = vec![self.nodes[id].mv];
+        while self.nodes[id].expanded && pv.len() < 30 {
+            let n = &self.nodes[id];
+            let first = n.first_child as usize;
+            let Some(best) = (first..first + n.child_count as usize)
+                .filter(|&i| self.nodes[i].visits > 0)
+                .max_by_key(|&i| self.nodes[i].visits)
+            else {
+                break;
+            };
+            pv.push(self.nodes[best].mv);
+            id = best;
+        }
+        pv
+    }
+
+    /// Ownership sums over this tree's playouts, if asked for.
+    pub fn ownership_sums(&self) -> Option<&OwnershipSums> {
+        self.ownership.as_ref()
+    }
+}
