@@ -6,3 +6,6 @@
 pub mod book;
 pub mod engine;
 pub mod go;
+pub mod jobs;
+pub mod session;
+pub mod tui;

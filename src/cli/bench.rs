@@ -11,6 +11,8 @@ use tengen::go::{Board, BoardSize, Color};
 pub enum BenchCommand {
     /// Uniformly random playouts (no own-eye filling) to the end
     Playouts(PlayoutArgs),
+    /// Workbench speed: frame render time with a 1,000,000-node book, key-to-frame latency under load
+    Ui(super::bench_ui::UiArgs),
 }
 
 #[derive(Args)]
@@ -28,6 +30,7 @@ pub struct PlayoutArgs {
 pub fn run(cmd: BenchCommand) -> Result<ExitCode> {
     match cmd {
         BenchCommand::Playouts(args) => playouts(args),
+        BenchCommand::Ui(args) => super::bench_ui::run(args),
     }
 }
 

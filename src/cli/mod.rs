@@ -1,7 +1,10 @@
 //! Subcommands of the `tengen` binary. Each file parses its arguments into library calls and prints.
 
 mod bench;
+mod bench_ui;
 mod position;
+mod replay;
+mod workbench;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -24,6 +27,10 @@ enum Command {
     /// Measure speed: random playouts, and more as engines arrive
     #[command(subcommand)]
     Bench(bench::BenchCommand),
+    /// Open a book in the workbench (without a subcommand, `tengen` opens the default book)
+    Open(workbench::OpenArgs),
+    /// Play back a recorded workbench session, on screen or headless into text frames
+    Replay(replay::ReplayArgs),
 }
 
 pub fn run() -> anyhow::Result<ExitCode> {
@@ -31,10 +38,8 @@ pub fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Position(args)) => position::run(args),
         Some(Command::Bench(cmd)) => bench::run(cmd),
-        None => {
-            use clap::CommandFactory;
-            Cli::command().print_help()?;
-            Ok(ExitCode::SUCCESS)
-        }
+        Some(Command::Open(args)) => workbench::run(args),
+        Some(Command::Replay(args)) => replay::run(args),
+        None => workbench::run(workbench::OpenArgs::default()),
     }
 }

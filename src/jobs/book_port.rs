@@ -34,7 +34,11 @@ impl BlackValues {
     /// The value for `player`, as a number that player maximises: win rate first, score to break ties.
     pub fn utility_for(&self, player: Color, score_weight: f64) -> f64 {
         let black = (self.winrate - 0.5) * 2.0 + score_weight * self.score;
-        if player == Color::Black { black } else { -black }
+        if player == Color::Black {
+            black
+        } else {
+            -black
+        }
     }
 }
 
@@ -61,13 +65,13 @@ impl Mark {
         }
     }
 
-    /// Short form for tables: `B5`, `E1`, `V1000`, `R3`.
+    /// Short form for tables, as the book labels marks: `B5`, `E1`, `V1000`, `K3`.
     pub fn short(&self) -> String {
         match self {
             Mark::Bonus(b) => format!("B{b}"),
             Mark::Expand(e) => format!("E{e}"),
             Mark::Visits(v) => format!("V{v}"),
-            Mark::Branch(k) => format!("R{k}"),
+            Mark::Branch(k) => format!("K{k}"),
         }
     }
 
@@ -79,7 +83,9 @@ impl Mark {
             "expand" => amount.parse().map(Mark::Expand).map_err(|_| bad()),
             "visits" => amount.parse().map(Mark::Visits).map_err(|_| bad()),
             "branch" => amount.parse().map(Mark::Branch).map_err(|_| bad()),
-            _ => Err(format!("unknown mark `{kind}`: use bonus, expand, visits or branch")),
+            _ => Err(format!(
+                "unknown mark `{kind}`: use bonus, expand, visits or branch"
+            )),
         }
     }
 
@@ -145,7 +151,9 @@ impl NodeView {
     pub fn sort_edges(&mut self, score_weight: f64) {
         let pla = self.to_move;
         self.edges.sort_by(|a, b| {
-            b.values.utility_for(pla, score_weight).total_cmp(&a.values.utility_for(pla, score_weight))
+            b.values
+                .utility_for(pla, score_weight)
+                .total_cmp(&a.values.utility_for(pla, score_weight))
         });
     }
 }

@@ -3,10 +3,13 @@
 //! [`JobEvent`]s, which the app records like key presses.
 
 pub mod book_port;
-pub mod katabook;
+pub mod expand;
+pub mod runner;
+pub mod view;
 
 use crate::go::Move;
 use book_port::{Mark, NodeId, NodeView};
+pub use runner::{Request, Runner, RunnerConfig};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -35,23 +38,53 @@ pub enum JobState {
 
 impl JobState {
     pub fn is_finished(self) -> bool {
-        matches!(self, JobState::Done | JobState::Failed | JobState::Cancelled)
+        matches!(
+            self,
+            JobState::Done | JobState::Failed | JobState::Cancelled
+        )
     }
 }
 
 /// What a job tells the app. Times are milliseconds since the session started.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum JobEvent {
-    Queued { id: JobId, kind: JobKind, priority: Priority, target_visits: u64 },
-    Started { id: JobId, at_ms: u64 },
-    Progress { id: JobId, visits: u64 },
-    Finished { id: JobId, at_ms: u64, summary: String },
-    Failed { id: JobId, at_ms: u64, error: String },
-    Cancelled { id: JobId, at_ms: u64 },
-    /// A node the job changed or created; the app replaces its copy.
-    NodeChanged(Box<NodeView>),
+    Queued {
+        id: JobId,
+        kind: JobKind,
+        priority: Priority,
+        target_visits: u64,
+    },
+    Started {
+        id: JobId,
+        at_ms: u64,
+    },
+    Progress {
+        id: JobId,
+        visits: u64,
+    },
+    Finished {
+        id: JobId,
+        at_ms: u64,
+        summary: String,
+    },
+    Failed {
+        id: JobId,
+        at_ms: u64,
+        error: String,
+    },
+    Cancelled {
+        id: JobId,
+        at_ms: u64,
+    },
+    /// Nodes a job changed or created, all from one book update; the app replaces its copies.
+    NodesChanged(Vec<NodeView>),
     /// The book accepted a mark (or its removal).
-    MarksChanged { node: NodeId, marks: Vec<Mark> },
+    MarksChanged {
+        node: NodeId,
+        marks: Vec<Mark>,
+    },
     /// Background expansion stopped on its own (nothing left to expand, or an error).
-    ExpansionIdle { reason: String },
+    ExpansionIdle {
+        reason: String,
+    },
 }

@@ -16,16 +16,30 @@ pub struct Key(pub String);
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Action {
     Key(Key),
-    Resize { width: u16, height: u16 },
+    Resize {
+        width: u16,
+        height: u16,
+    },
     /// The clock, so that elapsed times and ETAs are part of the state (milliseconds since the start).
-    Tick { now_ms: u64 },
+    Tick {
+        now_ms: u64,
+    },
     BookLoaded(Box<BookView>),
     /// The user's keymap file changed: its text, or `None` when there is none.
-    KeymapFile { path: String, text: Option<String> },
+    KeymapFile {
+        path: String,
+        text: Option<String>,
+    },
     /// A theme file was read: its name and text (built-in or user).
-    ThemeFile { name: String, text: String },
+    ThemeFile {
+        name: String,
+        text: String,
+    },
     /// Something the app should tell the user (configuration warnings, engine messages).
-    Notice { text: String, is_error: bool },
+    Notice {
+        text: String,
+        is_error: bool,
+    },
     Job(JobEvent),
     /// Ctrl-C, SIGTERM or SIGHUP from outside the keymap.
     Terminate,
@@ -83,7 +97,11 @@ impl Command {
         let name = words.next().ok_or("empty command")?.replace('-', "_");
         let args: Vec<&str> = words.collect();
         let no_args = |c: Command| {
-            if args.is_empty() { Ok(c) } else { Err(format!("`{name}` takes no arguments")) }
+            if args.is_empty() {
+                Ok(c)
+            } else {
+                Err(format!("`{name}` takes no arguments"))
+            }
         };
         match name.as_str() {
             "into" => no_args(Command::Into),
@@ -157,12 +175,32 @@ mod tests {
 
     #[test]
     fn run_strings_parse_with_arguments() {
-        assert_eq!(Command::parse("mark expand 1.5"), Ok(Command::Mark(Mark::Expand(1.5))));
-        assert_eq!(Command::parse("mark visits 1000"), Ok(Command::Mark(Mark::Visits(1000))));
-        assert_eq!(Command::parse("analyze-line 7"), Ok(Command::AnalyzeLine(Priority(7))));
-        assert_eq!(Command::parse("goto D4 E5"), Ok(Command::Goto(vec!["D4".into(), "E5".into()])));
-        assert!(Command::parse("into now").unwrap_err().contains("no arguments"));
-        assert!(Command::parse("fly").unwrap_err().contains("unknown command `fly`"));
+        assert_eq!(
+            Command::parse("mark expand 1.5"),
+            Ok(Command::Mark(Mark::Expand(1.5)))
+        );
+        assert_eq!(
+            Command::parse("mark visits 1000"),
+            Ok(Command::Mark(Mark::Visits(1000)))
+        );
+        assert_eq!(
+            Command::parse("analyze-line 7"),
+            Ok(Command::AnalyzeLine(Priority(7)))
+        );
+        assert_eq!(
+            Command::parse("goto D4 E5"),
+            Ok(Command::Goto(vec!["D4".into(), "E5".into()]))
+        );
+        assert!(
+            Command::parse("into now")
+                .unwrap_err()
+                .contains("no arguments")
+        );
+        assert!(
+            Command::parse("fly")
+                .unwrap_err()
+                .contains("unknown command `fly`")
+        );
         assert!(Command::parse("mark visits many").is_err());
     }
 }

@@ -21,7 +21,8 @@ pub enum Mode {
     Normal,
     /// Typing a `:` command.
     Command(String),
-    Help,
+    /// The help overlay, scrolled down by this many rows.
+    Help(usize),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,7 +92,7 @@ impl App {
             game: None,
             cursor: 0,
             view: Symmetry::IDENTITY,
-            show_pv: true,
+            show_pv: false,
             history: Vec::new(),
             history_pos: 0,
             bookmarks: Vec::new(),
@@ -99,7 +100,10 @@ impl App {
             job_cursor: 0,
             expansion: Expansion::Stopped,
             mode: Mode::Normal,
-            status: Status { text: "loading the book…".into(), is_error: false },
+            status: Status {
+                text: "loading the book…".into(),
+                is_error: false,
+            },
             keymap: Keymap::defaults(),
             theme: Theme::dark(),
             now_ms: 0,
@@ -129,7 +133,9 @@ impl App {
 
     /// A book move of the current node, in the root's orientation.
     pub fn edge_move_in_root(&self, edge: &EdgeView) -> Move {
-        let to_root = self.current_step().map_or(Symmetry::IDENTITY, |s| s.to_root);
+        let to_root = self
+            .current_step()
+            .map_or(Symmetry::IDENTITY, |s| s.to_root);
         let size = self.book.as_ref().map(|b| b.size);
         match size {
             Some(size) => to_root.apply_move(size, edge.mv),
@@ -140,7 +146,10 @@ impl App {
     /// A move as the user sees it (after the view's rotation), in GTP form.
     pub fn screen_text(&self, mv_in_root: Move) -> String {
         match &self.book {
-            Some(book) => self.view.apply_move(book.size, mv_in_root).to_gtp(book.size),
+            Some(book) => self
+                .view
+                .apply_move(book.size, mv_in_root)
+                .to_gtp(book.size),
             None => String::new(),
         }
     }
@@ -148,9 +157,17 @@ impl App {
     /// The points where a book move shows on the board (all its images under the node's self-symmetries),
     /// in the root's orientation.
     pub fn edge_points_in_root(&self, node: &NodeView, step: &Step, edge: &EdgeView) -> Vec<Move> {
-        let Some(book) = &self.book else { return Vec::new() };
-        let mut out: Vec<Move> =
-            node.self_symmetries.iter().map(|t| step.to_root.apply_move(book.size, t.apply_move(book.size, edge.mv))).collect();
+        let Some(book) = &self.book else {
+            return Vec::new();
+        };
+        let mut out: Vec<Move> = node
+            .self_symmetries
+            .iter()
+            .map(|t| {
+                step.to_root
+                    .apply_move(book.size, t.apply_move(book.size, edge.mv))
+            })
+            .collect();
         out.sort();
         out.dedup();
         out
@@ -159,7 +176,9 @@ impl App {
     /// The highlighted move followed by the best moves of the book after it, in the root's orientation:
     /// what the board previews as numbers.
     pub fn preview_line(&self, limit: usize) -> Vec<Move> {
-        let (Some(book), Some(step), Some(edge)) = (&self.book, self.current_step(), self.highlighted()) else {
+        let (Some(book), Some(step), Some(edge)) =
+            (&self.book, self.current_step(), self.highlighted())
+        else {
             return Vec::new();
         };
         let mut line = vec![step.to_root.apply_move(book.size, edge.mv)];
@@ -194,7 +213,23 @@ impl App {
         )
     }
 
+    /// The order the jobs pane lists jobs in: unfinished ones by id, then finished ones newest first.
+    pub fn job_order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.jobs.len())
+            .filter(|&i| !self.jobs[i].state.is_finished())
+            .collect();
+        order.extend(
+            (0..self.jobs.len())
+                .rev()
+                .filter(|&i| self.jobs[i].state.is_finished()),
+        );
+        order
+    }
+
+    /// The job under the jobs pane's cursor.
     pub fn selected_job(&self) -> Option<&JobView> {
-        self.jobs.get(self.job_cursor)
+        self.job_order()
+            .get(self.job_cursor)
+            .map(|&i| &self.jobs[i])
     }
 }

@@ -37,7 +37,11 @@ impl Default for Config {
             engine: "rollout".into(),
             theme: "dark".into(),
             record_sessions: true,
-            jobs: JobsConfig { concurrent: 2, expand_visits: 200, analyze_visits: 2000 },
+            jobs: JobsConfig {
+                concurrent: 2,
+                expand_visits: 200,
+                analyze_visits: 2000,
+            },
         }
     }
 }
@@ -47,7 +51,10 @@ pub enum ConfigError {
     #[error("{path}: {message}")]
     Parse { path: String, message: String },
     #[error("cannot read {path}: {source}")]
-    Io { path: String, source: std::io::Error },
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
 }
 
 impl Config {
@@ -55,13 +62,21 @@ impl Config {
     pub fn load(path: &Path) -> Result<(Config, Vec<String>), ConfigError> {
         match std::fs::read_to_string(path) {
             Ok(text) => Config::parse(&text, &path.display().to_string()),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok((Config::default(), Vec::new())),
-            Err(source) => Err(ConfigError::Io { path: path.display().to_string(), source }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                Ok((Config::default(), Vec::new()))
+            }
+            Err(source) => Err(ConfigError::Io {
+                path: path.display().to_string(),
+                source,
+            }),
         }
     }
 
     pub fn parse(text: &str, origin: &str) -> Result<(Config, Vec<String>), ConfigError> {
-        let bad = |message: String| ConfigError::Parse { path: origin.to_string(), message };
+        let bad = |message: String| ConfigError::Parse {
+            path: origin.to_string(),
+            message,
+        };
         let table: toml::Table = toml::from_str(text).map_err(|e| bad(e.message().to_string()))?;
         let mut config = Config::default();
         let mut warnings = Vec::new();
@@ -79,14 +94,20 @@ impl Config {
                             ("expand_visits", Some(n)) => config.jobs.expand_visits = n as u64,
                             ("analyze_visits", Some(n)) => config.jobs.analyze_visits = n as u64,
                             ("concurrent" | "expand_visits" | "analyze_visits", None) => {
-                                return Err(bad(format!("jobs.{key} must be a positive whole number")));
+                                return Err(bad(format!(
+                                    "jobs.{key} must be a positive whole number"
+                                )));
                             }
-                            _ => warnings.push(format!("{origin}: unknown key jobs.{key} (ignored)")),
+                            _ => {
+                                warnings.push(format!("{origin}: unknown key jobs.{key} (ignored)"))
+                            }
                         }
                     }
                 }
                 ("book" | "engine" | "theme" | "record_sessions" | "jobs", _) => {
-                    return Err(bad(format!("`{key}` has the wrong type; see the documented keys")));
+                    return Err(bad(format!(
+                        "`{key}` has the wrong type; see the documented keys"
+                    )));
                 }
                 _ => warnings.push(format!("{origin}: unknown key `{key}` (ignored)")),
             }
@@ -146,8 +167,13 @@ mod tests {
         assert_eq!(config.jobs.expand_visits, 200);
         assert_eq!(warnings.len(), 2, "{warnings:?}");
         assert!(warnings[0].contains("`colour`") && warnings[1].contains("jobs.speed"));
-        let err = Config::parse("[jobs]\nconcurrent = 0\n", "config.toml").unwrap_err().to_string();
-        assert!(err.contains("config.toml") && err.contains("jobs.concurrent"), "{err}");
+        let err = Config::parse("[jobs]\nconcurrent = 0\n", "config.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("config.toml") && err.contains("jobs.concurrent"),
+            "{err}"
+        );
         assert!(Config::parse("theme = 3", "c").is_err());
     }
 }

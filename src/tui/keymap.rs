@@ -68,7 +68,8 @@ impl Keymap {
         let base = base.normal.unwrap_or_default();
         let mut entries = base.keymap.unwrap_or_default();
         if let Some((text, origin)) = user {
-            let file: File = toml::from_str(text).map_err(|e| format!("{origin}: {}", e.message()))?;
+            let file: File =
+                toml::from_str(text).map_err(|e| format!("{origin}: {}", e.message()))?;
             if let Some(section) = file.normal {
                 if let Some(replacement) = section.keymap {
                     entries = replacement;
@@ -78,9 +79,9 @@ impl Keymap {
                 merged.extend(section.append_keymap);
                 entries = merged;
             }
-            return to_bindings(entries, origin);
+            return to_bindings(entries, origin).map(|normal| Keymap { normal });
         }
-        to_bindings(entries, "default keymap")
+        to_bindings(entries, "default keymap").map(|normal| Keymap { normal })
     }
 
     pub fn lookup(&self, key: &Key) -> Option<&Binding> {
@@ -92,7 +93,11 @@ impl Keymap {
         let mut rows: Vec<(String, String, String)> = Vec::new();
         for b in &self.normal {
             // A key shadowed by an earlier entry does nothing; don't advertise it.
-            if self.lookup(&b.on).map(|first| first.run != b.run).unwrap_or(true) {
+            if self
+                .lookup(&b.on)
+                .map(|first| first.run != b.run)
+                .unwrap_or(true)
+            {
                 continue;
             }
             if let Some(row) = rows.iter_mut().find(|r| r.1 == b.run) {
@@ -113,17 +118,37 @@ fn to_bindings(entries: Vec<Entry>, origin: &str) -> Result<Vec<Binding>, String
         .into_iter()
         .enumerate()
         .map(|(i, e)| {
-            let on = normalize_key(&e.on).map_err(|m| format!("{origin}: entry {} (on = {:?}): {m}", i + 1, e.on))?;
-            let command =
-                Command::parse(&e.run).map_err(|m| format!("{origin}: entry {} (run = {:?}): {m}", i + 1, e.run))?;
-            Ok(Binding { on, run: e.run, command, desc: e.desc })
+            let on = normalize_key(&e.on)
+                .map_err(|m| format!("{origin}: entry {} (on = {:?}): {m}", i + 1, e.on))?;
+            let command = Command::parse(&e.run)
+                .map_err(|m| format!("{origin}: entry {} (run = {:?}): {m}", i + 1, e.run))?;
+            Ok(Binding {
+                on,
+                run: e.run,
+                command,
+                desc: e.desc,
+            })
         })
         .collect()
 }
 
 const NAMED_KEYS: &[&str] = &[
-    "enter", "esc", "tab", "backtab", "backspace", "delete", "insert", "home", "end", "pageup", "pagedown", "up",
-    "down", "left", "right", "space",
+    "enter",
+    "esc",
+    "tab",
+    "backtab",
+    "backspace",
+    "delete",
+    "insert",
+    "home",
+    "end",
+    "pageup",
+    "pagedown",
+    "up",
+    "down",
+    "left",
+    "right",
+    "space",
 ];
 
 /// Checks a key written by a user and puts it in the form key events produce (`Ctrl-R` → `ctrl-r`).
@@ -148,14 +173,20 @@ pub fn normalize_key(text: &str) -> Result<Key, String> {
     let lower = base.to_ascii_lowercase();
     let base = if base.chars().count() == 1 {
         let c = base.chars().next().unwrap_or(' ');
-        if shift && c.is_ascii_lowercase() {
+        if out.starts_with("ctrl-") {
+            // Terminals report Ctrl with the lower-case letter.
+            c.to_ascii_lowercase().to_string()
+        } else if shift && c.is_ascii_lowercase() {
             shift = false;
             c.to_ascii_uppercase().to_string()
         } else {
             c.to_string()
         }
     } else if NAMED_KEYS.contains(&lower.as_str())
-        || (lower.starts_with('f') && lower[1..].parse::<u8>().is_ok_and(|n| (1..=24).contains(&n)))
+        || (lower.starts_with('f')
+            && lower[1..]
+                .parse::<u8>()
+                .is_ok_and(|n| (1..=24).contains(&n)))
     {
         lower
     } else {
@@ -172,8 +203,17 @@ mod tests {
     #[test]
     fn embedded_defaults_load_with_arrows_and_vim_keys() {
         let keymap = Keymap::from_toml(DEFAULT_KEYMAP, None).unwrap();
-        for (key, cmd) in [("right", Command::Into), ("l", Command::Into), ("j", Command::CursorDown), ("q", Command::Quit)] {
-            assert_eq!(keymap.lookup(&Key(key.into())).unwrap().command, cmd, "{key}");
+        for (key, cmd) in [
+            ("right", Command::Into),
+            ("l", Command::Into),
+            ("j", Command::CursorDown),
+            ("q", Command::Quit),
+        ] {
+            assert_eq!(
+                keymap.lookup(&Key(key.into())).unwrap().command,
+                cmd,
+                "{key}"
+            );
         }
     }
 
@@ -185,20 +225,42 @@ mod tests {
             append_keymap = [ { on = "Ctrl-X", run = "quit" }, { on = "q", run = "help" } ]
         "#;
         let keymap = Keymap::with_user(user, "keymap.toml").unwrap();
-        assert_eq!(keymap.lookup(&Key("j".into())).unwrap().command, Command::Into);
-        assert_eq!(keymap.lookup(&Key("ctrl-x".into())).unwrap().command, Command::Quit);
+        assert_eq!(
+            keymap.lookup(&Key("j".into())).unwrap().command,
+            Command::Into
+        );
+        assert_eq!(
+            keymap.lookup(&Key("ctrl-x".into())).unwrap().command,
+            Command::Quit
+        );
         // `q` is taken by a default, so the appended entry never fires and help does not list it.
-        assert_eq!(keymap.lookup(&Key("q".into())).unwrap().command, Command::Quit);
-        assert!(!keymap.help_rows().iter().any(|r| r.0.contains('q') && r.1 == "help"));
-        let replaced = Keymap::with_user("[normal]\nkeymap = [ { on = \"x\", run = \"quit\" } ]", "k").unwrap();
+        assert_eq!(
+            keymap.lookup(&Key("q".into())).unwrap().command,
+            Command::Quit
+        );
+        assert!(
+            !keymap
+                .help_rows()
+                .iter()
+                .any(|r| r.0.contains('q') && r.1 == "help")
+        );
+        let replaced =
+            Keymap::with_user("[normal]\nkeymap = [ { on = \"x\", run = \"quit\" } ]", "k")
+                .unwrap();
         assert_eq!(replaced.normal.len(), 1);
     }
 
     #[test]
     fn broken_user_files_say_where() {
-        let err = Keymap::with_user("[normal]\nprepend_keymap = [ { on = \"j\", run = \"fly\" } ]", "keymap.toml")
-            .unwrap_err();
-        assert!(err.contains("keymap.toml: entry 1") && err.contains("unknown command `fly`"), "{err}");
+        let err = Keymap::with_user(
+            "[normal]\nprepend_keymap = [ { on = \"j\", run = \"fly\" } ]",
+            "keymap.toml",
+        )
+        .unwrap_err();
+        assert!(
+            err.contains("keymap.toml: entry 1") && err.contains("unknown command `fly`"),
+            "{err}"
+        );
         let err = Keymap::with_user("[normal\n", "keymap.toml").unwrap_err();
         assert!(err.starts_with("keymap.toml:"), "{err}");
         assert!(normalize_key("hyper-x").is_err());

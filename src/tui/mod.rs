@@ -11,3 +11,6 @@ pub mod render;
 pub mod runtime;
 pub mod theme;
 pub mod update;
+
+#[cfg(test)]
+mod tests;

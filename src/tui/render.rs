@@ -20,28 +20,37 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     use ratatui::widgets::Widget;
     let [main, status] = Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(area);
     let (board_w, board_h) = BoardPane::size_for(app);
-    let [left, right] = Layout::horizontal([Constraint::Length(board_w), Constraint::Min(0)]).areas(main);
-    let jobs_h = (app.jobs.len() as u16 + 2).clamp(3, 10).min(main.height / 3);
+    let [left, right] =
+        Layout::horizontal([Constraint::Length(board_w), Constraint::Min(0)]).areas(main);
+    let jobs_h = (app.jobs.len() as u16 + 2)
+        .clamp(3, 10)
+        .min(main.height / 3);
     // The line goes under the board when the board leaves room, otherwise on the right.
     let line_h = 4;
     if left.height >= board_h + line_h {
-        let [board, line] = Layout::vertical([Constraint::Length(board_h), Constraint::Min(0)]).areas(left);
+        let [board, line] =
+            Layout::vertical([Constraint::Length(board_h), Constraint::Min(0)]).areas(left);
         BoardPane { app }.render(board, buf);
         LinePane { app }.render(line, buf);
-        let [moves, jobs] = Layout::vertical([Constraint::Min(0), Constraint::Length(jobs_h)]).areas(right);
+        let [moves, jobs] =
+            Layout::vertical([Constraint::Min(0), Constraint::Length(jobs_h)]).areas(right);
         MovesPane { app }.render(moves, buf);
         JobsPane { app }.render(jobs, buf);
     } else {
         BoardPane { app }.render(left, buf);
-        let [moves, line, jobs] =
-            Layout::vertical([Constraint::Min(0), Constraint::Length(3), Constraint::Length(jobs_h)]).areas(right);
+        let [moves, line, jobs] = Layout::vertical([
+            Constraint::Min(0),
+            Constraint::Length(3),
+            Constraint::Length(jobs_h),
+        ])
+        .areas(right);
         MovesPane { app }.render(moves, buf);
         LinePane { app }.render(line, buf);
         JobsPane { app }.render(jobs, buf);
     }
     StatusPane { app }.render(status, buf);
-    if app.mode == Mode::Help {
-        HelpPane { app }.render(area, buf);
+    if let Mode::Help(scroll) = app.mode {
+        HelpPane { app, scroll }.render(area, buf);
     }
 }
 

@@ -33,7 +33,8 @@ pub struct Options {
 }
 
 /// What it takes to start the job runner once the runtime (and its clock) exists.
-pub type RunnerStart = Box<dyn FnOnce(Instant, mpsc::UnboundedSender<crate::jobs::JobEvent>) -> Runner + Send>;
+pub type RunnerStart =
+    Box<dyn FnOnce(Instant, mpsc::UnboundedSender<crate::jobs::JobEvent>) -> Runner + Send>;
 
 #[derive(Debug, thiserror::Error)]
 pub enum RuntimeError {
@@ -55,8 +56,18 @@ pub async fn run(options: Options) -> Result<(), RuntimeError> {
     result
 }
 
-async fn event_loop(terminal: &mut ratatui::DefaultTerminal, options: Options) -> Result<(), RuntimeError> {
-    let Options { book, runner, config, dirs, mut recorder, notices } = options;
+async fn event_loop(
+    terminal: &mut ratatui::DefaultTerminal,
+    options: Options,
+) -> Result<(), RuntimeError> {
+    let Options {
+        book,
+        runner,
+        config,
+        dirs,
+        mut recorder,
+        notices,
+    } = options;
     let started = Instant::now();
     let mut app = App::new();
     let (job_tx, mut job_rx) = mpsc::unbounded_channel();
@@ -70,14 +81,19 @@ async fn event_loop(terminal: &mut ratatui::DefaultTerminal, options: Options) -
             rec(started.elapsed().as_millis() as u64, &action);
         }
         let effects = update(app, action);
-        if let Some(Effect::LoadTheme(name)) = effects.iter().find(|e| matches!(e, Effect::LoadTheme(_))) {
+        if let Some(Effect::LoadTheme(name)) =
+            effects.iter().find(|e| matches!(e, Effect::LoadTheme(_)))
+        {
             *theme_name = name.clone();
         }
         effects
     };
     let size = terminal.size()?;
     let mut initial = vec![
-        Action::Resize { width: size.width, height: size.height },
+        Action::Resize {
+            width: size.width,
+            height: size.height,
+        },
         Action::BookLoaded(Box::new(book)),
     ];
     if let Some(d) = &dirs {
@@ -85,7 +101,11 @@ async fn event_loop(terminal: &mut ratatui::DefaultTerminal, options: Options) -
             initial.push(action);
         }
     }
-    if theme_name != "dark" || dirs.as_ref().is_some_and(|d| d.themes_dir().join("dark.toml").exists()) {
+    if theme_name != "dark"
+        || dirs
+            .as_ref()
+            .is_some_and(|d| d.themes_dir().join("dark.toml").exists())
+    {
         initial.push(theme_action(dirs.as_ref(), &theme_name));
     }
     for (text, is_error) in notices {
@@ -93,7 +113,14 @@ async fn event_loop(terminal: &mut ratatui::DefaultTerminal, options: Options) -
     }
     for action in initial {
         let effects = dispatch(&mut app, action, &mut theme_name);
-        perform(effects, runner.as_ref(), dirs.as_ref(), &mut app, &mut dispatch, &mut theme_name);
+        perform(
+            effects,
+            runner.as_ref(),
+            dirs.as_ref(),
+            &mut app,
+            &mut dispatch,
+            &mut theme_name,
+        );
     }
 
     let mut events = EventStream::new();
@@ -154,7 +181,14 @@ async fn event_loop(terminal: &mut ratatui::DefaultTerminal, options: Options) -
             Some(()) = recv_signal(&mut hangup) => Action::Terminate,
         };
         let effects = dispatch(&mut app, action, &mut theme_name);
-        perform(effects, runner.as_ref(), dirs.as_ref(), &mut app, &mut dispatch, &mut theme_name);
+        perform(
+            effects,
+            runner.as_ref(),
+            dirs.as_ref(),
+            &mut app,
+            &mut dispatch,
+            &mut theme_name,
+        );
         dirty = true;
     }
     if let Some(r) = &runner {
@@ -204,8 +238,17 @@ fn perform(
             Some(r) => r.send(request),
             None if matches!(request, Request::SetMarks { .. }) => {}
             None => {
-                let text = "no engine is running, so jobs cannot start (see the message at start-up)".to_string();
-                let more = dispatch(app, Action::Notice { text, is_error: true }, theme_name);
+                let text =
+                    "no engine is running, so jobs cannot start (see the message at start-up)"
+                        .to_string();
+                let more = dispatch(
+                    app,
+                    Action::Notice {
+                        text,
+                        is_error: true,
+                    },
+                    theme_name,
+                );
                 debug_assert!(more.is_empty());
             }
         }
@@ -216,11 +259,18 @@ fn perform(
 fn keymap_action(dirs: &Dirs) -> Option<Action> {
     let path = dirs.keymap_file();
     match std::fs::read_to_string(&path) {
-        Ok(text) => Some(Action::KeymapFile { path: path.display().to_string(), text: Some(text) }),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            Some(Action::KeymapFile { path: path.display().to_string(), text: None })
-        }
-        Err(e) => Some(Action::Notice { text: format!("cannot read {}: {e}", path.display()), is_error: true }),
+        Ok(text) => Some(Action::KeymapFile {
+            path: path.display().to_string(),
+            text: Some(text),
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(Action::KeymapFile {
+            path: path.display().to_string(),
+            text: None,
+        }),
+        Err(e) => Some(Action::Notice {
+            text: format!("cannot read {}: {e}", path.display()),
+            is_error: true,
+        }),
     }
 }
 
@@ -229,17 +279,30 @@ fn theme_action(dirs: Option<&Dirs>, name: &str) -> Action {
     if let Some(d) = dirs {
         let path: PathBuf = d.themes_dir().join(format!("{name}.toml"));
         match std::fs::read_to_string(&path) {
-            Ok(text) => return Action::ThemeFile { name: name.to_string(), text },
+            Ok(text) => {
+                return Action::ThemeFile {
+                    name: name.to_string(),
+                    text,
+                };
+            }
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                return Action::Notice { text: format!("cannot read {}: {e}", path.display()), is_error: true };
+                return Action::Notice {
+                    text: format!("cannot read {}: {e}", path.display()),
+                    is_error: true,
+                };
             }
             Err(_) => {}
         }
     }
     match Theme::built_in(name) {
-        Some(text) => Action::ThemeFile { name: name.to_string(), text: text.to_string() },
+        Some(text) => Action::ThemeFile {
+            name: name.to_string(),
+            text: text.to_string(),
+        },
         None => Action::Notice {
-            text: format!("no theme named `{name}` (built in: dark, light, high-contrast, colorblind)"),
+            text: format!(
+                "no theme named `{name}` (built in: dark, light, high-contrast, colorblind)"
+            ),
             is_error: true,
         },
     }
@@ -255,7 +318,10 @@ fn watch(dirs: &Dirs, tx: mpsc::UnboundedSender<Watched>) -> Option<notify::Reco
         }
         for path in &event.paths {
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            let in_themes = path.parent().and_then(|p| p.file_name()).is_some_and(|n| n == "themes");
+            let in_themes = path
+                .parent()
+                .and_then(|p| p.file_name())
+                .is_some_and(|n| n == "themes");
             if name == "keymap.toml" && !in_themes {
                 let _ = tx.send(Watched::Keymap);
             } else if in_themes && let Some(theme) = name.strip_suffix(".toml") {
@@ -265,7 +331,9 @@ fn watch(dirs: &Dirs, tx: mpsc::UnboundedSender<Watched>) -> Option<notify::Reco
     })
     .ok()?;
     let _ = std::fs::create_dir_all(dirs.themes_dir());
-    watcher.watch(&dirs.config, notify::RecursiveMode::NonRecursive).ok()?;
+    watcher
+        .watch(&dirs.config, notify::RecursiveMode::NonRecursive)
+        .ok()?;
     let _ = watcher.watch(&dirs.themes_dir(), notify::RecursiveMode::NonRecursive);
     Some(watcher)
 }
@@ -303,7 +371,11 @@ pub fn key_text(key: &KeyEvent) -> Option<Key> {
         KeyCode::F(n) => format!("f{n}"),
         _ => return None,
     };
-    let shift = if m.contains(KeyModifiers::SHIFT) { "shift-" } else { "" };
+    let shift = if m.contains(KeyModifiers::SHIFT) {
+        "shift-"
+    } else {
+        ""
+    };
     Some(Key(format!("{prefix}{shift}{base}")))
 }
 

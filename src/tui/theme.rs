@@ -7,7 +7,10 @@ use std::str::FromStr;
 pub const BUILT_IN: &[(&str, &str)] = &[
     ("dark", include_str!("../../themes/dark.toml")),
     ("light", include_str!("../../themes/light.toml")),
-    ("high-contrast", include_str!("../../themes/high-contrast.toml")),
+    (
+        "high-contrast",
+        include_str!("../../themes/high-contrast.toml"),
+    ),
     ("colorblind", include_str!("../../themes/colorblind.toml")),
 ];
 
@@ -35,9 +38,29 @@ macro_rules! theme_struct {
 }
 
 theme_struct!(
-    text, dim, border, title, board_bg, grid, coordinates, black_stone, white_stone, last_move, rank_best,
-    rank_good, rank_fair, rank_poor, rank_bad, pv, highlight_bg, mark, transposition, progress, status_fg,
-    status_bg, error,
+    text,
+    dim,
+    border,
+    title,
+    board_bg,
+    grid,
+    coordinates,
+    black_stone,
+    white_stone,
+    last_move,
+    rank_best,
+    rank_good,
+    rank_fair,
+    rank_poor,
+    rank_bad,
+    pv,
+    highlight_bg,
+    mark,
+    transposition,
+    progress,
+    status_fg,
+    status_bg,
+    error,
 );
 
 impl Theme {
@@ -89,14 +112,21 @@ impl Theme {
     }
 
     fn apply(&mut self, text: &str, origin: &str) -> Result<(), String> {
-        let table: toml::Table = toml::from_str(text).map_err(|e| format!("{origin}: {}", e.message()))?;
+        let table: toml::Table =
+            toml::from_str(text).map_err(|e| format!("{origin}: {}", e.message()))?;
         for (key, value) in table {
             let Some(s) = value.as_str() else {
-                return Err(format!("{origin}: `{key}` must be a colour string such as \"cyan\" or \"#00afaf\""));
+                return Err(format!(
+                    "{origin}: `{key}` must be a colour string such as \"cyan\" or \"#00afaf\""
+                ));
             };
-            let color = Color::from_str(s).map_err(|_| format!("{origin}: `{key} = {s:?}` is not a colour"))?;
+            let color = Color::from_str(s)
+                .map_err(|_| format!("{origin}: `{key} = {s:?}` is not a colour"))?;
             if !self.set(&key, color) {
-                return Err(format!("{origin}: unknown key `{key}` (known: {})", KEYS.join(", ")));
+                return Err(format!(
+                    "{origin}: unknown key `{key}` (known: {})",
+                    KEYS.join(", ")
+                ));
             }
         }
         Ok(())
@@ -130,7 +160,10 @@ mod tests {
         assert_eq!(theme.rank_best, Color::Rgb(0x12, 0x34, 0x56));
         assert_eq!(theme.rank_bad, Theme::dark().rank_bad);
         let err = Theme::parse("mine", "rank_best = \"sparkly\"", "mine.toml").unwrap_err();
-        assert!(err.contains("mine.toml") && err.contains("rank_best"), "{err}");
+        assert!(
+            err.contains("mine.toml") && err.contains("rank_best"),
+            "{err}"
+        );
         let err = Theme::parse("mine", "stone = \"red\"", "mine.toml").unwrap_err();
         assert!(err.contains("unknown key `stone`"), "{err}");
     }

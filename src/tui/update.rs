@@ -29,7 +29,11 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
             let (name, count) = (book.name.clone(), book.node_count());
             app.game = Some(App::initial_game(&book));
             app.book = Some(*book);
-            app.path = vec![Step { node: root, to_root: Symmetry::IDENTITY, mv: None }];
+            app.path = vec![Step {
+                node: root,
+                to_root: Symmetry::IDENTITY,
+                mv: None,
+            }];
             app.cursor = 0;
             app.history = vec![Vec::new()];
             app.history_pos = 0;
@@ -75,17 +79,30 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
 }
 
 fn info(app: &mut App, text: String) {
-    app.status = Status { text, is_error: false };
+    app.status = Status {
+        text,
+        is_error: false,
+    };
 }
 
 fn error(app: &mut App, text: String) {
-    app.status = Status { text, is_error: true };
+    app.status = Status {
+        text,
+        is_error: true,
+    };
 }
 
 fn on_key(app: &mut App, key: Key) -> Vec<Effect> {
     match app.mode.clone() {
-        Mode::Help => {
-            app.mode = Mode::Normal;
+        Mode::Help(scroll) => {
+            let rows = app.keymap.help_rows().len();
+            app.mode = match key.0.as_str() {
+                "j" | "down" => Mode::Help((scroll + 1).min(rows.saturating_sub(1))),
+                "k" | "up" => Mode::Help(scroll.saturating_sub(1)),
+                "pagedown" | "space" => Mode::Help((scroll + 10).min(rows.saturating_sub(1))),
+                "pageup" => Mode::Help(scroll.saturating_sub(10)),
+                _ => Mode::Normal,
+            };
             Vec::new()
         }
         Mode::Command(mut text) => match key.0.as_str() {
@@ -112,7 +129,11 @@ fn on_key(app: &mut App, key: Key) -> Vec<Effect> {
                 Vec::new()
             }
             k => {
-                let typed = if k == "space" { Some(' ') } else { single_char(k) };
+                let typed = if k == "space" {
+                    Some(' ')
+                } else {
+                    single_char(k)
+                };
                 if let Some(c) = typed {
                     text.push(c);
                     app.mode = Mode::Command(text);
@@ -123,7 +144,10 @@ fn on_key(app: &mut App, key: Key) -> Vec<Effect> {
         Mode::Normal => match app.keymap.lookup(&key).map(|b| b.command.clone()) {
             Some(command) => run(app, command),
             None => {
-                error(app, format!("{} is not bound to anything (? lists the keys)", key.0));
+                error(
+                    app,
+                    format!("{} is not bound to anything (? lists the keys)", key.0),
+                );
                 Vec::new()
             }
         },
@@ -138,14 +162,22 @@ fn single_char(key: &str) -> Option<char> {
 
 /// Runs a named command.
 pub fn run(app: &mut App, command: Command) -> Vec<Effect> {
-    if app.book.is_none() && !matches!(command, Command::Quit | Command::Help | Command::CommandLine) {
+    if app.book.is_none()
+        && !matches!(
+            command,
+            Command::Quit | Command::Help | Command::CommandLine
+        )
+    {
         error(app, "no book is open yet".into());
         return Vec::new();
     }
     match command {
         Command::Into => {
             if !enter(app, app.cursor) {
-                info(app, "no book move here: expand this position (space) to grow the book".into());
+                info(
+                    app,
+                    "no book move here: expand this position (space) to grow the book".into(),
+                );
             } else {
                 remember(app);
             }
@@ -253,8 +285,17 @@ pub fn run(app: &mut App, command: Command) -> Vec<Effect> {
         Command::Mark(mark) => return set_mark(app, Some(mark)),
         Command::Unmark => return set_mark(app, None),
         Command::AnalyzeLine(priority) => {
-            info(app, format!("deep analysis of this line queued (priority {})", priority.0));
-            return vec![Effect::AnalyzeLine { line: app.line(), priority }];
+            info(
+                app,
+                format!(
+                    "deep analysis of this line queued (priority {})",
+                    priority.0
+                ),
+            );
+            return vec![Effect::AnalyzeLine {
+                line: app.line(),
+                priority,
+            }];
         }
         Command::ExpandStart => {
             app.expansion = Expansion::Running;
@@ -264,7 +305,10 @@ pub fn run(app: &mut App, command: Command) -> Vec<Effect> {
         Command::ExpandPause => {
             if app.expansion == Expansion::Running {
                 app.expansion = Expansion::Paused;
-                info(app, "expansion paused: running searches finish, no new ones start".into());
+                info(
+                    app,
+                    "expansion paused: running searches finish, no new ones start".into(),
+                );
                 return vec![Effect::PauseExpansion];
             }
         }
@@ -276,11 +320,17 @@ pub fn run(app: &mut App, command: Command) -> Vec<Effect> {
             }
         }
         Command::ExpandToggle => {
-            let next = if app.expansion == Expansion::Running { Command::ExpandPause } else { Command::ExpandStart };
+            let next = if app.expansion == Expansion::Running {
+                Command::ExpandPause
+            } else {
+                Command::ExpandStart
+            };
             return run(app, next);
         }
         Command::JobUp => app.job_cursor = app.job_cursor.saturating_sub(1),
-        Command::JobDown => app.job_cursor = (app.job_cursor + 1).min(app.jobs.len().saturating_sub(1)),
+        Command::JobDown => {
+            app.job_cursor = (app.job_cursor + 1).min(app.jobs.len().saturating_sub(1))
+        }
         Command::CancelJob => match app.selected_job() {
             Some(job) if !job.state.is_finished() => return vec![Effect::CancelJob(job.id)],
             Some(_) => info(app, "that job has already finished".into()),
@@ -294,7 +344,7 @@ pub fn run(app: &mut App, command: Command) -> Vec<Effect> {
             None => info(app, "no job selected".into()),
         },
         Command::TogglePv => app.show_pv = !app.show_pv,
-        Command::Help => app.mode = Mode::Help,
+        Command::Help => app.mode = Mode::Help(0),
         Command::CommandLine => app.mode = Mode::Command(String::new()),
         Command::Theme(name) => return vec![Effect::LoadTheme(name)],
         Command::Quit => {
@@ -307,17 +357,28 @@ pub fn run(app: &mut App, command: Command) -> Vec<Effect> {
 
 /// Plays the book move in row `row` of the current node. False when there is none.
 fn enter(app: &mut App, row: usize) -> bool {
-    let (Some(book), Some(step)) = (&app.book, app.path.last()) else { return false };
-    let Some(edge) = book.node(step.node).and_then(|n| n.edges.get(row)) else { return false };
+    let (Some(book), Some(step)) = (&app.book, app.path.last()) else {
+        return false;
+    };
+    let Some(edge) = book.node(step.node).and_then(|n| n.edges.get(row)) else {
+        return false;
+    };
     let mv = step.to_root.apply_move(book.size, edge.mv);
-    let next = Step { node: edge.child, to_root: edge.to_child.inverse().then(step.to_root), mv: Some(mv) };
+    let next = Step {
+        node: edge.child,
+        to_root: edge.to_child.inverse().then(step.to_root),
+        mv: Some(mv),
+    };
     if book.node(next.node).is_none() {
         return false;
     }
     if let Some(game) = &mut app.game
         && let Err(reason) = game.play(mv)
     {
-        let text = format!("the book move {} is illegal here: {reason}", mv.to_gtp(book.size));
+        let text = format!(
+            "the book move {} is illegal here: {reason}",
+            mv.to_gtp(book.size)
+        );
         error(app, text);
         return false;
     }
@@ -331,11 +392,19 @@ fn parent(app: &mut App) -> bool {
     if app.path.len() < 2 {
         return false;
     }
-    let Some(left) = app.path.pop() else { return false };
+    let Some(left) = app.path.pop() else {
+        return false;
+    };
     rebuild_game(app);
     app.cursor = 0;
-    if let (Some(node), Some(step), Some(mv)) = (app.current().cloned(), app.path.last().cloned(), left.mv) {
-        if let Some(row) = node.edges.iter().position(|e| app.edge_points_in_root(&node, &step, e).contains(&mv)) {
+    if let (Some(node), Some(step), Some(mv)) =
+        (app.current().cloned(), app.path.last().cloned(), left.mv)
+    {
+        if let Some(row) = node
+            .edges
+            .iter()
+            .position(|e| app.edge_points_in_root(&node, &step, e).contains(&mv))
+        {
             app.cursor = row;
         }
     }
@@ -363,7 +432,11 @@ fn follow(app: &App, mv: Move) -> Option<Step> {
         for &t in &node.self_symmetries {
             if t.apply_move(book.size, edge.mv) == in_node {
                 let to_root = edge.to_child.inverse().then(t).then(step.to_root);
-                return Some(Step { node: edge.child, to_root, mv: Some(mv) });
+                return Some(Step {
+                    node: edge.child,
+                    to_root,
+                    mv: Some(mv),
+                });
             }
         }
     }
@@ -373,12 +446,18 @@ fn follow(app: &App, mv: Move) -> Option<Step> {
 /// Walks from the root along `line` (root orientation) as far as the book goes; says where it stopped.
 fn set_line(app: &mut App, line: &[Move]) -> bool {
     let Some(book) = &app.book else { return false };
-    app.path = vec![Step { node: book.root, to_root: Symmetry::IDENTITY, mv: None }];
+    app.path = vec![Step {
+        node: book.root,
+        to_root: Symmetry::IDENTITY,
+        mv: None,
+    }];
     app.game = Some(App::initial_game(book));
     app.cursor = 0;
     for (i, &mv) in line.iter().enumerate() {
         match follow(app, mv) {
-            Some(step) if app.game.as_mut().is_some_and(|g| g.play(mv).is_ok()) => app.path.push(step),
+            Some(step) if app.game.as_mut().is_some_and(|g| g.play(mv).is_ok()) => {
+                app.path.push(step)
+            }
             _ => {
                 let text = format!(
                     "{} (move {}) is not in the book; stopped after move {i}",
@@ -395,7 +474,9 @@ fn set_line(app: &mut App, line: &[Move]) -> bool {
 }
 
 fn goto(app: &mut App, words: &[String]) {
-    let Some(size) = app.book.as_ref().map(|b| b.size) else { return };
+    let Some(size) = app.book.as_ref().map(|b| b.size) else {
+        return;
+    };
     let mut line = Vec::new();
     for w in words {
         match Move::parse_gtp(w, size) {
@@ -425,10 +506,16 @@ fn remember(app: &mut App) {
 }
 
 fn set_mark(app: &mut App, mark: Option<Mark>) -> Vec<Effect> {
-    let Some(node_id) = app.path.last().map(|s| s.node) else { return Vec::new() };
+    let Some(node_id) = app.path.last().map(|s| s.node) else {
+        return Vec::new();
+    };
     let line = app.line();
-    let Some(book) = &mut app.book else { return Vec::new() };
-    let Some(node) = book.nodes.get_mut(node_id.index()) else { return Vec::new() };
+    let Some(book) = &mut app.book else {
+        return Vec::new();
+    };
+    let Some(node) = book.nodes.get_mut(node_id.index()) else {
+        return Vec::new();
+    };
     match mark {
         Some(mark) => {
             node.marks.retain(|m| !m.same_kind(&mark));
@@ -438,7 +525,11 @@ fn set_mark(app: &mut App, mark: Option<Mark>) -> Vec<Effect> {
     }
     let marks = node.marks.clone();
     let text = match mark {
-        Some(m) => format!("marked {} {} (the next expansion favours it)", m.keyword(), &m.short()[1..]),
+        Some(m) => format!(
+            "marked {} {} (the next expansion favours it)",
+            m.keyword(),
+            &m.short()[1..]
+        ),
         None => "marks removed".into(),
     };
     info(app, text);
@@ -447,7 +538,12 @@ fn set_mark(app: &mut App, mark: Option<Mark>) -> Vec<Effect> {
 
 fn on_job(app: &mut App, event: JobEvent) {
     match event {
-        JobEvent::Queued { id, kind, priority, target_visits } => {
+        JobEvent::Queued {
+            id,
+            kind,
+            priority,
+            target_visits,
+        } => {
             app.jobs.push(JobView {
                 id,
                 kind,
@@ -480,7 +576,11 @@ fn on_job(app: &mut App, event: JobEvent) {
                 j.note = summary;
             }
         }
-        JobEvent::Failed { id, at_ms, error: e } => {
+        JobEvent::Failed {
+            id,
+            at_ms,
+            error: e,
+        } => {
             if let Some(j) = job_mut(app, id) {
                 j.state = JobState::Failed;
                 j.finished_ms = Some(at_ms);
@@ -494,9 +594,13 @@ fn on_job(app: &mut App, event: JobEvent) {
                 j.finished_ms = Some(at_ms);
             }
         }
-        JobEvent::NodeChanged(node) => node_changed(app, *node),
+        JobEvent::NodesChanged(nodes) => nodes_changed(app, nodes),
         JobEvent::MarksChanged { node, marks } => {
-            if let Some(n) = app.book.as_mut().and_then(|b| b.nodes.get_mut(node.index())) {
+            if let Some(n) = app
+                .book
+                .as_mut()
+                .and_then(|b| b.nodes.get_mut(node.index()))
+            {
                 n.marks = marks;
             }
         }
@@ -527,15 +631,18 @@ fn prune_jobs(app: &mut App) {
     }
 }
 
-/// A job changed a node: replace it, keeping the highlighted move under the cursor.
-fn node_changed(app: &mut App, node: NodeView) {
-    let is_current = app.path.last().is_some_and(|s| s.node == node.id);
-    let highlighted = if is_current { app.highlighted().map(|e| e.mv) } else { None };
+/// A job changed nodes: replace them, keeping the highlighted move under the cursor.
+fn nodes_changed(app: &mut App, nodes: Vec<NodeView>) {
+    let highlighted = app.highlighted().map(|e| e.mv);
     if let Some(book) = &mut app.book {
-        book.upsert(node);
+        for node in nodes {
+            book.upsert(node);
+        }
     }
     if let Some(mv) = highlighted
-        && let Some(row) = app.current().and_then(|n| n.edges.iter().position(|e| e.mv == mv))
+        && let Some(row) = app
+            .current()
+            .and_then(|n| n.edges.iter().position(|e| e.mv == mv))
     {
         app.cursor = row;
     }

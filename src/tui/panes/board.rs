@@ -33,7 +33,11 @@ impl Widget for BoardPane<'_> {
         let theme = &app.theme;
         let to_move = app.to_move();
         let title = match &app.book {
-            Some(b) => format!(" {} · {} to move ", b.size, if to_move == Player::Black { "B" } else { "W" }),
+            Some(b) => format!(
+                " {} · {} to move ",
+                b.size,
+                if to_move == Player::Black { "B" } else { "W" }
+            ),
             None => " board ".into(),
         };
         let block = Block::default()
@@ -43,7 +47,9 @@ impl Widget for BoardPane<'_> {
             .title_style(Style::default().fg(theme.title));
         let inner = block.inner(area);
         block.render(area, buf);
-        let (Some(book), Some(game)) = (&app.book, &app.game) else { return };
+        let (Some(book), Some(game)) = (&app.book, &app.game) else {
+            return;
+        };
         let size = book.size;
         let (w, h) = (size.width(), size.height());
         let board_style = Style::default().bg(theme.board_bg);
@@ -55,7 +61,13 @@ impl Widget for BoardPane<'_> {
         let coord_style = Style::default().fg(theme.coordinates);
         for x in 0..w {
             let label = (COLUMNS[x] as char).to_string();
-            put(buf, inner.x + 3 + 2 * x as u16, inner.y, &label, coord_style);
+            put(
+                buf,
+                inner.x + 3 + 2 * x as u16,
+                inner.y,
+                &label,
+                coord_style,
+            );
         }
         // Screen cell → what to draw there, filled in layers: grid, stones, book moves, preview.
         let mut cells: Vec<(String, Style)> = Vec::with_capacity(w * h);
@@ -72,7 +84,11 @@ impl Widget for BoardPane<'_> {
             for sx in 0..w {
                 let root = inverse.apply(size, Point::new(sx, sy));
                 if let Some(c) = game.board().color_at(root) {
-                    let fg = if c == Player::Black { theme.black_stone } else { theme.white_stone };
+                    let fg = if c == Player::Black {
+                        theme.black_stone
+                    } else {
+                        theme.white_stone
+                    };
                     cells[sy * w + sx] = ("●".into(), board_style.fg(fg));
                 }
             }
@@ -84,10 +100,16 @@ impl Widget for BoardPane<'_> {
         if let (Some(node), Some(step)) = (app.current(), app.current_step()) {
             if let Some(best) = node.edges.first() {
                 for (rank, edge) in node.edges.iter().enumerate() {
+                    // While a line is previewed, only its first move keeps its rank, so numbers don't clash.
+                    if app.show_pv && rank != app.cursor {
+                        continue;
+                    }
                     let color = Badness::of(&edge.values, &best.values, node.to_move).color(theme);
                     let mut style = board_style.fg(color).add_modifier(Modifier::BOLD);
                     if rank == app.cursor {
-                        style = style.bg(theme.highlight_bg).add_modifier(Modifier::UNDERLINED);
+                        style = style
+                            .bg(theme.highlight_bg)
+                            .add_modifier(Modifier::UNDERLINED);
                     }
                     for mv in app.edge_points_in_root(node, step, edge) {
                         if let Move::Play(p) = mv {
@@ -100,9 +122,20 @@ impl Widget for BoardPane<'_> {
                 let line = app.preview_line(PREVIEW_MOVES);
                 for (i, mv) in line.iter().enumerate().skip(1) {
                     if let Move::Play(p) = mv {
-                        let mover = if i % 2 == 0 { to_move } else { to_move.opponent() };
-                        let fg = if mover == Player::Black { theme.black_stone } else { theme.white_stone };
-                        let style = Style::default().fg(fg).bg(theme.pv).add_modifier(Modifier::BOLD);
+                        let mover = if i % 2 == 0 {
+                            to_move
+                        } else {
+                            to_move.opponent()
+                        };
+                        let fg = if mover == Player::Black {
+                            theme.black_stone
+                        } else {
+                            theme.white_stone
+                        };
+                        let style = Style::default()
+                            .fg(fg)
+                            .bg(theme.pv)
+                            .add_modifier(Modifier::BOLD);
                         cells[index(screen(*p))] = ((i + 1).to_string(), style);
                     }
                 }

@@ -18,8 +18,16 @@ impl Widget for JobsPane<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let app = self.app;
         let theme = &app.theme;
-        let running = app.jobs.iter().filter(|j| j.state == JobState::Running).count();
-        let queued = app.jobs.iter().filter(|j| j.state == JobState::Queued).count();
+        let running = app
+            .jobs
+            .iter()
+            .filter(|j| j.state == JobState::Running)
+            .count();
+        let queued = app
+            .jobs
+            .iter()
+            .filter(|j| j.state == JobState::Queued)
+            .count();
         let expansion = match app.expansion {
             Expansion::Running => "expansion running",
             Expansion::Paused => "expansion paused",
@@ -28,7 +36,9 @@ impl Widget for JobsPane<'_> {
         let block = Block::default()
             .borders(Borders::ALL)
             .border_style(Style::default().fg(theme.border))
-            .title(format!(" Jobs · {running} running · {queued} queued · {expansion} "))
+            .title(format!(
+                " Jobs · {running} running · {queued} queued · {expansion} "
+            ))
             .title_style(Style::default().fg(theme.title));
         let inner = block.inner(area);
         block.render(area, buf);
@@ -38,10 +48,21 @@ impl Widget for JobsPane<'_> {
             return;
         }
         let rows = inner.height as usize;
-        let first = if app.job_cursor >= rows { app.job_cursor + 1 - rows } else { 0 };
+        let first = if app.job_cursor >= rows {
+            app.job_cursor + 1 - rows
+        } else {
+            0
+        };
         let bar_width = if inner.width >= 100 { 20 } else { 10 };
         let mut lines = Vec::new();
-        for (i, job) in app.jobs.iter().enumerate().skip(first).take(rows) {
+        let order = app.job_order();
+        for (i, job) in order
+            .iter()
+            .map(|&j| &app.jobs[j])
+            .enumerate()
+            .skip(first)
+            .take(rows)
+        {
             let what = match &job.kind {
                 JobKind::Expand { line, .. } => format!("expand {}", short_line(app, line)),
                 JobKind::AnalyzeLine { line } => format!("analyze {}", short_line(app, line)),
@@ -66,7 +87,10 @@ impl Widget for JobsPane<'_> {
                 _ => 0,
             };
             let eta = if job.state == JobState::Running && fraction > 0.0 && fraction < 1.0 {
-                format!(" eta {}", clock((elapsed as f64 * (1.0 - fraction) / fraction) as u64))
+                format!(
+                    " eta {}",
+                    clock((elapsed as f64 * (1.0 - fraction) / fraction) as u64)
+                )
             } else {
                 String::new()
             };
@@ -74,13 +98,25 @@ impl Widget for JobsPane<'_> {
             if i == app.job_cursor {
                 style = style.bg(theme.highlight_bg).add_modifier(Modifier::BOLD);
             }
-            let note = if job.note.is_empty() { String::new() } else { format!(" · {}", job.note) };
+            let note = if job.note.is_empty() {
+                String::new()
+            } else {
+                format!(" · {}", job.note)
+            };
             lines.push(Line::from(vec![
-                Span::styled(format!("{:>3} p{:<3}", job.id.0, job.priority.0), style.fg(theme.dim)),
+                Span::styled(
+                    format!("{:>3} p{:<3}", job.id.0, job.priority.0),
+                    style.fg(theme.dim),
+                ),
                 Span::styled(format!("{state:<9} "), style.fg(state_color)),
                 Span::styled(bar, style.fg(theme.progress)),
                 Span::styled(
-                    format!(" {}/{} {}{eta} {what}{note}", job.visits, job.target_visits, clock(elapsed)),
+                    format!(
+                        " {}/{} {}{eta} {what}{note}",
+                        job.visits,
+                        job.target_visits,
+                        clock(elapsed)
+                    ),
                     style.fg(theme.text),
                 ),
             ]));
@@ -94,5 +130,9 @@ fn short_line(app: &App, line: &[crate::go::Move]) -> String {
         return "root".into();
     }
     let text: Vec<String> = line.iter().map(|m| app.screen_text(*m)).collect();
-    if text.len() > 6 { format!("…{}", text[text.len() - 6..].join(" ")) } else { text.join(" ") }
+    if text.len() > 6 {
+        format!("…{}", text[text.len() - 6..].join(" "))
+    } else {
+        text.join(" ")
+    }
 }

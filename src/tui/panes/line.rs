@@ -1,5 +1,5 @@
-//! The line: the moves from the root (a `⇄` after a move whose position is a transposition), the node's
-//! depth, visits, expansion cost, marks and whether it is bookmarked.
+//! The line: the moves from the root (a `⇄` after a move whose position is a transposition, marks in
+//! brackets), then the node's depth, visits, expansion cost and whether it is bookmarked.
 
 use super::compact_count;
 use crate::tui::app::App;
@@ -17,41 +17,67 @@ impl Widget for LinePane<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let app = self.app;
         let theme = &app.theme;
-        let node = app.current();
-        let title = match node {
-            Some(n) => format!(
-                " Line · move {} · depth {} · {} visits · cost {} ",
-                app.path.len().saturating_sub(1),
-                n.min_depth,
-                compact_count(n.visits),
-                n.expansion_cost.map_or("—".into(), |c| format!("{c:.2}"))
-            ),
-            None => " Line ".into(),
-        };
         let block = Block::default()
             .borders(Borders::ALL)
             .border_style(Style::default().fg(theme.border))
-            .title(title)
+            .title(" Line ")
             .title_style(Style::default().fg(theme.title));
         let inner = block.inner(area);
         block.render(area, buf);
-        let Some(book) = &app.book else { return };
-        let mut spans = vec![Span::styled("root", Style::default().fg(theme.dim))];
+        let (Some(book), Some(node)) = (&app.book, app.current()) else {
+            return;
+        };
+        let dim = Style::default().fg(theme.dim);
+        let mut moves = vec![Span::styled("root", dim)];
         for (i, step) in app.path.iter().enumerate().skip(1) {
             let Some(mv) = step.mv else { continue };
-            spans.push(Span::raw(format!(" {i}.{}", app.screen_text(mv))));
+            moves.push(Span::raw(format!(" {i}.{}", app.screen_text(mv))));
             let here = book.node(step.node);
             if here.is_some_and(|n| n.is_transposition()) {
-                spans.push(Span::styled("⇄", Style::default().fg(theme.transposition)));
+                moves.push(Span::styled("⇄", Style::default().fg(theme.transposition)));
             }
             if let Some(n) = here.filter(|n| !n.marks.is_empty()) {
-                let marks = n.marks.iter().map(|m| m.short()).collect::<Vec<_>>().join(",");
-                spans.push(Span::styled(format!("[{marks}]"), Style::default().fg(theme.mark)));
+                let marks = n
+                    .marks
+                    .iter()
+                    .map(|m| m.short())
+                    .collect::<Vec<_>>()
+                    .join(",");
+                moves.push(Span::styled(
+                    format!("[{marks}]"),
+                    Style::default().fg(theme.mark),
+                ));
             }
         }
+        let mut lines = vec![Line::from(moves), Line::raw("")];
+        let transposition = if node.is_transposition() {
+            format!(" · reached {} ways", node.parent_count)
+        } else {
+            String::new()
+        };
+        lines.push(Line::styled(
+            format!(
+                "move {} · depth {}{transposition}",
+                app.path.len() - 1,
+                node.min_depth
+            ),
+            dim,
+        ));
+        let cost = node
+            .expansion_cost
+            .map_or("closed".into(), |c| format!("{c:.2}"));
+        lines.push(Line::styled(
+            format!("{} visits · cost {cost}", compact_count(node.visits)),
+            dim,
+        ));
         if app.bookmarks.contains(&app.line()) {
-            spans.push(Span::styled("  ★ bookmark", Style::default().fg(theme.mark)));
+            lines.push(Line::styled(
+                "* bookmarked",
+                Style::default().fg(theme.mark),
+            ));
         }
-        Paragraph::new(Line::from(spans)).wrap(Wrap { trim: false }).render(inner, buf);
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .render(inner, buf);
     }
 }

@@ -63,7 +63,11 @@ pub fn compact_count(n: f64) -> String {
 /// `65_000` ms → `1:05`.
 pub fn clock(ms: u64) -> String {
     let s = ms / 1000;
-    if s >= 3600 { format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60) } else { format!("{}:{:02}", s / 60, s % 60) }
+    if s >= 3600 {
+        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    } else {
+        format!("{}:{:02}", s / 60, s % 60)
+    }
 }
 
 #[cfg(test)]
@@ -72,9 +76,21 @@ mod tests {
 
     #[test]
     fn badness_is_from_the_mover_view() {
-        let best = BlackValues { winrate: 0.6, score: 2.0, ..Default::default() };
-        let slightly = BlackValues { winrate: 0.59, score: 1.5, ..Default::default() };
-        let awful = BlackValues { winrate: 0.2, score: -8.0, ..Default::default() };
+        let best = BlackValues {
+            winrate: 0.6,
+            score: 2.0,
+            ..Default::default()
+        };
+        let slightly = BlackValues {
+            winrate: 0.59,
+            score: 1.5,
+            ..Default::default()
+        };
+        let awful = BlackValues {
+            winrate: 0.2,
+            score: -8.0,
+            ..Default::default()
+        };
         assert_eq!(Badness::of(&best, &best, Player::Black), Badness::Best);
         assert_eq!(Badness::of(&slightly, &best, Player::Black), Badness::Good);
         assert_eq!(Badness::of(&awful, &best, Player::Black), Badness::Bad);

@@ -24,17 +24,61 @@ struct Column {
 }
 
 const COLUMNS: &[Column] = &[
-    Column { header: "#", width: 3, keep: 9 },
-    Column { header: "Move", width: 5, keep: 9 },
-    Column { header: "B win%", width: 7, keep: 9 },
-    Column { header: "B score", width: 8, keep: 9 },
-    Column { header: "Δscore", width: 7, keep: 8 },
-    Column { header: "±win", width: 6, keep: 2 },
-    Column { header: "Prior", width: 7, keep: 6 },
-    Column { header: "Visits", width: 8, keep: 7 },
-    Column { header: "AdjVis", width: 8, keep: 1 },
-    Column { header: "Cost", width: 6, keep: 3 },
-    Column { header: "Marks", width: 10, keep: 5 },
+    Column {
+        header: "#",
+        width: 3,
+        keep: 9,
+    },
+    Column {
+        header: "Move",
+        width: 5,
+        keep: 9,
+    },
+    Column {
+        header: "B win%",
+        width: 7,
+        keep: 9,
+    },
+    Column {
+        header: "B score",
+        width: 8,
+        keep: 9,
+    },
+    Column {
+        header: "Δscore",
+        width: 7,
+        keep: 8,
+    },
+    Column {
+        header: "±win",
+        width: 6,
+        keep: 2,
+    },
+    Column {
+        header: "Prior",
+        width: 7,
+        keep: 6,
+    },
+    Column {
+        header: "Visits",
+        width: 8,
+        keep: 7,
+    },
+    Column {
+        header: "AdjVis",
+        width: 8,
+        keep: 1,
+    },
+    Column {
+        header: "Cost",
+        width: 6,
+        keep: 3,
+    },
+    Column {
+        header: "Marks",
+        width: 10,
+        keep: 5,
+    },
 ];
 
 struct Row {
@@ -48,7 +92,11 @@ impl Widget for MovesPane<'_> {
         let theme = &app.theme;
         let node = app.current();
         let title = match node {
-            Some(n) => format!(" Moves · {} in book · {} visits ", n.edges.len(), compact_count(n.visits)),
+            Some(n) => format!(
+                " Moves · {} in book · {} visits ",
+                n.edges.len(),
+                compact_count(n.visits)
+            ),
             None => " Moves ".into(),
         };
         let block = Block::default()
@@ -61,12 +109,29 @@ impl Widget for MovesPane<'_> {
         let Some(node) = node else { return };
 
         let shown = visible_columns(inner.width as usize);
-        let best = node.edges.first().map(|e| e.values).or(node.other.map(|o| o.values)).unwrap_or_default();
+        let best = node
+            .edges
+            .first()
+            .map(|e| e.values)
+            .or(node.other.map(|o| o.values))
+            .unwrap_or_default();
         let mut rows = Vec::new();
         for (i, edge) in node.edges.iter().enumerate() {
             let child = app.book.as_ref().and_then(|b| b.node(edge.child));
-            let marks = child.map(|c| c.marks.iter().map(|m| m.short()).collect::<Vec<_>>().join(" ")).unwrap_or_default();
-            let transposed = if child.is_some_and(|c| c.is_transposition()) { "⇄" } else { "" };
+            let marks = child
+                .map(|c| {
+                    c.marks
+                        .iter()
+                        .map(|m| m.short())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .unwrap_or_default();
+            let transposed = if child.is_some_and(|c| c.is_transposition()) {
+                "⇄"
+            } else {
+                ""
+            };
             let badness = Badness::of(&edge.values, &best, node.to_move);
             let mut style = Style::default().fg(badness.color(theme));
             if i == app.cursor {
@@ -91,7 +156,12 @@ impl Widget for MovesPane<'_> {
         }
         if let Some(other) = node.other {
             let style = Style::default().fg(theme.dim);
-            let marks = node.marks.iter().map(|m| m.short()).collect::<Vec<_>>().join(" ");
+            let marks = node
+                .marks
+                .iter()
+                .map(|m| m.short())
+                .collect::<Vec<_>>()
+                .join(" ");
             rows.push(Row {
                 cells: value_cells(
                     "".into(),
@@ -110,19 +180,33 @@ impl Widget for MovesPane<'_> {
         }
         let header: Vec<Span> = shown
             .iter()
-            .map(|&c| Span::styled(pad(COLUMNS[c].header, COLUMNS[c].width, c), Style::default().fg(theme.title)))
+            .map(|&c| {
+                Span::styled(
+                    pad(COLUMNS[c].header, COLUMNS[c].width, c),
+                    Style::default().fg(theme.title),
+                )
+            })
             .collect();
         let mut lines = vec![Line::from(header)];
         // Keep the highlighted row in view when the table is taller than the pane.
         let visible = inner.height.saturating_sub(1) as usize;
-        let first = if app.cursor >= visible { app.cursor + 1 - visible } else { 0 };
+        let first = if app.cursor >= visible {
+            app.cursor + 1 - visible
+        } else {
+            0
+        };
         for row in rows.iter().skip(first).take(visible) {
-            let spans: Vec<Span> =
-                shown.iter().map(|&c| Span::styled(pad(&row.cells[c], COLUMNS[c].width, c), row.style)).collect();
+            let spans: Vec<Span> = shown
+                .iter()
+                .map(|&c| Span::styled(pad(&row.cells[c], COLUMNS[c].width, c), row.style))
+                .collect();
             lines.push(Line::from(spans));
         }
         if node.edges.is_empty() && node.other.is_none() {
-            lines.push(Line::styled("  nothing known about this position yet", Style::default().fg(theme.dim)));
+            lines.push(Line::styled(
+                "  nothing known about this position yet",
+                Style::default().fg(theme.dim),
+            ));
         }
         Paragraph::new(lines).render(inner, buf);
     }
@@ -141,15 +225,27 @@ fn value_cells(
     cost: Option<f64>,
     marks: String,
 ) -> Vec<String> {
-    let sign = if to_move == crate::go::Color::Black { 1.0 } else { -1.0 };
+    let sign = if to_move == crate::go::Color::Black {
+        1.0
+    } else {
+        -1.0
+    };
     let delta = sign * (v.score - best.score);
     vec![
         rank,
         mv,
         format!("{:.1}", v.winrate * 100.0),
         format!("{:+.2}", v.score),
-        if delta.abs() < 0.005 { "0.00".into() } else { format!("{delta:+.2}") },
-        if v.winrate_uncertainty > 0.0 { format!("{:.1}", v.winrate_uncertainty * 100.0) } else { "—".into() },
+        if delta.abs() < 0.005 {
+            "0.00".into()
+        } else {
+            format!("{delta:+.2}")
+        },
+        if v.winrate_uncertainty > 0.0 {
+            format!("{:.1}", v.winrate_uncertainty * 100.0)
+        } else {
+            "—".into()
+        },
         format!("{:.2}%", prior * 100.0),
         compact_count(visits),
         compact_count(adjusted),
@@ -163,7 +259,11 @@ fn visible_columns(width: usize) -> Vec<usize> {
     let mut shown: Vec<usize> = (0..COLUMNS.len()).collect();
     let total = |s: &[usize]| s.iter().map(|&c| COLUMNS[c].width + 1).sum::<usize>();
     while total(&shown) > width && shown.len() > 2 {
-        let drop = shown.iter().copied().min_by_key(|&c| (COLUMNS[c].keep, usize::MAX - c)).unwrap_or(0);
+        let drop = shown
+            .iter()
+            .copied()
+            .min_by_key(|&c| (COLUMNS[c].keep, usize::MAX - c))
+            .unwrap_or(0);
         shown.retain(|&c| c != drop);
     }
     shown
@@ -172,5 +272,9 @@ fn visible_columns(width: usize) -> Vec<usize> {
 /// Text columns to the left, numbers to the right, one space between columns.
 fn pad(text: &str, width: usize, column: usize) -> String {
     let cut: String = text.chars().take(width).collect();
-    if column == 1 || column == 10 { format!("{cut:<width$} ") } else { format!("{cut:>width$} ") }
+    if column == 1 || column == 10 {
+        format!("{cut:<width$} ")
+    } else {
+        format!("{cut:>width$} ")
+    }
 }

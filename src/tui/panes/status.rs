@@ -18,20 +18,52 @@ impl Widget for StatusPane<'_> {
         let base = Style::default().fg(theme.status_fg).bg(theme.status_bg);
         buf.set_style(area, base);
         if let Mode::Command(text) = &app.mode {
-            buf.set_stringn(area.x, area.y, format!(":{text}█"), area.width as usize, base);
+            buf.set_stringn(
+                area.x,
+                area.y,
+                format!(":{text}█"),
+                area.width as usize,
+                base,
+            );
             return;
         }
         let right = match &app.book {
-            Some(b) => format!(" {} · {} komi {} · view {} ", b.name, b.size, b.rules.komi, app.view),
+            Some(b) => format!(
+                " {} · {} komi {} · view {} ",
+                b.name, b.size, b.rules.komi, app.view
+            ),
             None => String::new(),
         };
         let right_width = right.chars().count().min(area.width as usize / 2) as u16;
         let left_width = area.width.saturating_sub(right_width);
-        let style = if app.status.is_error { base.fg(theme.error) } else { base };
-        buf.set_stringn(area.x, area.y, format!(" {}", app.status.text), left_width as usize, style);
+        let style = if app.status.is_error {
+            base.fg(theme.error)
+        } else {
+            base
+        };
+        buf.set_stringn(
+            area.x,
+            area.y,
+            format!(" {}", app.status.text),
+            left_width as usize,
+            style,
+        );
         if right_width > 0 {
-            let right: String = right.chars().rev().take(right_width as usize).collect::<Vec<_>>().into_iter().rev().collect();
-            buf.set_stringn(area.x + left_width, area.y, right, right_width as usize, base.fg(theme.dim));
+            let right: String = right
+                .chars()
+                .rev()
+                .take(right_width as usize)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            buf.set_stringn(
+                area.x + left_width,
+                area.y,
+                right,
+                right_width as usize,
+                base.fg(theme.dim),
+            );
         }
     }
 }
