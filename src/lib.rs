@@ -7,5 +7,6 @@ pub mod book;
 pub mod engine;
 pub mod go;
 pub mod jobs;
+pub mod records;
 pub mod session;
 pub mod tui;

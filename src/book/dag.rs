@@ -382,19 +382,28 @@ impl Book {
         Ok(path)
     }
 
-    /// Rebuilds the game reaching `id`, in the node's own orientation, and checks its hash.
-    pub fn game_at(&self, id: NodeId) -> Result<Game, DagError> {
+    /// The moves from the root to `id` along the cheapest parents, in the root's orientation, and the
+    /// symmetry from the root's orientation (after those moves) to the node's space.
+    pub fn line_to(&self, id: NodeId) -> Result<(Vec<Move>, Symmetry), DagError> {
         let path = self.path_from_root(id)?;
         let size = self.meta.size;
-        // Play every move in the root's orientation, tracking the map root space → current node space.
-        let mut game = self.meta.initial_game();
+        let mut moves = Vec::with_capacity(path.len());
         let mut root_to_node = Symmetry::IDENTITY;
         for (parent, edge) in path {
             let e = &self.node(parent).edges[edge];
-            let mv = root_to_node.inverse().apply_move(size, e.mv);
+            moves.push(root_to_node.inverse().apply_move(size, e.mv));
+            root_to_node = root_to_node.then(e.to_child);
+        }
+        Ok((moves, root_to_node))
+    }
+
+    /// Rebuilds the game reaching `id`, in the node's own orientation, and checks its hash.
+    pub fn game_at(&self, id: NodeId) -> Result<Game, DagError> {
+        let (moves, root_to_node) = self.line_to(id)?;
+        let mut game = self.meta.initial_game();
+        for mv in moves {
             // Book moves were legal when added; tolerant replay mirrors KataGo's history rebuild.
             let _ = game.play_tolerant(game.to_move(), mv);
-            root_to_node = root_to_node.then(e.to_child);
         }
         let game = transform_game(&game, root_to_node);
         let node = self.node(id);

@@ -6,6 +6,7 @@
 
 pub mod cost;
 pub mod dag;
+pub mod expand;
 pub mod interop;
 pub mod marks;
 pub mod store;

@@ -49,6 +49,8 @@ pub enum StoreError {
     },
     #[error("{file} already exists; choose another name or delete it first")]
     Exists { file: String },
+    #[error("{file} is being grown by another process; stop it first (or wait for it to finish)")]
+    Locked { file: String },
     #[error("cannot encode a record: {0}")]
     Encode(String),
 }
@@ -449,6 +451,19 @@ pub fn snapshot_bytes(book: &Book, generation: u64) -> Result<Vec<u8>, StoreErro
     Ok(out)
 }
 
+/// Only one process may append to a log; the lock goes away with the process, even on `kill -9`.
+fn lock(log: &File, path: &Path) -> Result<(), StoreError> {
+    log.try_lock().map_err(|e| match e {
+        std::fs::TryLockError::WouldBlock => StoreError::Locked {
+            file: path.display().to_string(),
+        },
+        std::fs::TryLockError::Error(source) => StoreError::Io {
+            file: path.display().to_string(),
+            source,
+        },
+    })
+}
+
 /// An open book file that durable changes are appended to.
 pub struct BookStore {
     path: PathBuf,
@@ -475,6 +490,7 @@ impl BookStore {
             .append(true)
             .open(&lpath)
             .map_err(io_err(&lpath))?;
+        lock(&log, &lpath)?;
         Ok(BookStore {
             path: path.to_path_buf(),
             log,
@@ -495,6 +511,7 @@ impl BookStore {
             .append(true)
             .open(&lpath)
             .map_err(io_err(&lpath))?;
+        lock(&log, &lpath)?;
         if report.torn_bytes > 0 {
             log.set_len(report.valid_log_len).map_err(io_err(&lpath))?;
             log.sync_all().map_err(io_err(&lpath))?;

@@ -13,6 +13,21 @@ pub enum BenchCommand {
     Playouts(PlayoutArgs),
     /// Workbench speed: frame render time with a 1,000,000-node book, key-to-frame latency under load
     Ui(super::bench_ui::UiArgs),
+    /// The rollout engine's search from the empty board: playouts per second through the tree
+    Rollout(RolloutArgs),
+}
+
+#[derive(Args)]
+pub struct RolloutArgs {
+    #[arg(long, default_value = "9x9")]
+    size: String,
+    #[arg(long, default_value_t = 5.0)]
+    seconds: f64,
+    /// Search threads (0: all cores)
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 #[derive(Args)]
@@ -31,6 +46,7 @@ pub fn run(cmd: BenchCommand) -> Result<ExitCode> {
     match cmd {
         BenchCommand::Playouts(args) => playouts(args),
         BenchCommand::Ui(args) => super::bench_ui::run(args),
+        BenchCommand::Rollout(args) => rollout(args),
     }
 }
 
@@ -71,6 +87,31 @@ fn playouts(args: PlayoutArgs) -> Result<ExitCode> {
         "playouts": games,
         "playouts_per_sec": games as f64 / secs,
         "moves_per_sec": moves as f64 / secs,
+    });
+    println!("{}", serde_json::to_string(&json)?);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn rollout(args: RolloutArgs) -> Result<ExitCode> {
+    use tengen::engine::rollout::RolloutEngine;
+    use tengen::engine::{CancelToken, Query};
+    let size = BoardSize::parse(&args.size)?;
+    let game = tengen::go::Game::new(size, tengen::go::Rules::tromp_taylor());
+    let mut query = Query::from_game(&game);
+    query.max_time = Some(Duration::from_secs_f64(args.seconds));
+    query.seed = args.seed;
+    let engine = RolloutEngine::new(args.threads);
+    let start = Instant::now();
+    let report = engine.search(&query, &CancelToken::default(), None)?;
+    let secs = start.elapsed().as_secs_f64();
+    let best = report.moves.first().map(|m| m.mv.to_gtp(size));
+    let json = serde_json::json!({
+        "size": size.to_string(),
+        "threads": engine.threads(),
+        "seconds": secs,
+        "playouts": report.root.visits,
+        "playouts_per_sec": report.root.visits as f64 / secs,
+        "best": best,
     });
     println!("{}", serde_json::to_string(&json)?);
     Ok(ExitCode::SUCCESS)

@@ -2,7 +2,9 @@
 
 mod bench;
 mod bench_ui;
+mod book;
 mod position;
+mod records;
 mod replay;
 mod workbench;
 
@@ -24,6 +26,9 @@ struct Cli {
 enum Command {
     /// Show a position: board, player to move, legal moves, canonical hash, symmetries, score
     Position(position::PositionArgs),
+    /// Opening books: create, grow, browse, mark, import KataGo books, export HTML and SGF
+    #[command(subcommand)]
+    Book(book::BookCommand),
     /// Measure speed: random playouts, and more as engines arrive
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -31,13 +36,18 @@ enum Command {
     Open(workbench::OpenArgs),
     /// Play back a recorded workbench session, on screen or headless into text frames
     Replay(replay::ReplayArgs),
+    /// Books from game records: merge, trim, solution trees, MCST text
+    #[command(subcommand)]
+    Records(records::RecordsCommand),
 }
 
 pub fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Position(args)) => position::run(args),
+        Some(Command::Book(cmd)) => book::run(cmd),
         Some(Command::Bench(cmd)) => bench::run(cmd),
+        Some(Command::Records(cmd)) => records::run(cmd),
         Some(Command::Open(args)) => workbench::run(args),
         Some(Command::Replay(args)) => replay::run(args),
         None => workbench::run(workbench::OpenArgs::default()),

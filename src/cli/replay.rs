@@ -22,7 +22,7 @@ pub struct ReplayArgs {
 }
 
 pub fn run(args: ReplayArgs) -> Result<ExitCode> {
-    if !(args.speed > 0.0) {
+    if args.speed.is_nan() || args.speed <= 0.0 {
         bail!("--speed must be above 0 (got {})", args.speed);
     }
     let records = session::read(&args.file)?;

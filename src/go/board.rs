@@ -297,6 +297,53 @@ impl Board {
         bad + usize::from(edge) < 2
     }
 
+    /// The stone hash the board would have after `color` plays at the empty point `p` (captures and
+    /// suicide included), without playing: what superko checks need, at the cost of a few chain walks.
+    pub fn hash_after(&self, color: Color, p: Point) -> u128 {
+        let own = Cell::stone(color);
+        let mut h = self.hash ^ zobrist::STONE[color.index()][p.index()];
+        let mut seen: [u16; 4] = [0; 4];
+        let mut captured_any = false;
+        for (k, n) in neighbours(p).into_iter().enumerate() {
+            let cell = self.cell(n);
+            if cell == Cell::Empty || cell == Cell::Border || cell == own {
+                continue;
+            }
+            let head = self.head[n.index()];
+            if seen[..k].contains(&head) || !self.in_atari(n) {
+                continue;
+            }
+            seen[k] = head;
+            captured_any = true;
+            h ^= self.chain_hash(n);
+        }
+        if !captured_any && !self.has_liberty_after(color, p) {
+            // Suicide: the new stone and every own chain it joins leave the board.
+            h ^= zobrist::STONE[color.index()][p.index()];
+            for (k, n) in neighbours(p).into_iter().enumerate() {
+                if self.cell(n) == own {
+                    let head = self.head[n.index()];
+                    if !seen[..k].contains(&head) {
+                        seen[k] = head;
+                        h ^= self.chain_hash(n);
+                    }
+                }
+            }
+        }
+        h
+    }
+
+    /// XOR of the stone keys of the chain through `p`.
+    fn chain_hash(&self, p: Point) -> u128 {
+        let key = match self.cell(p).color() {
+            Some(c) => &zobrist::STONE[c.index()],
+            None => return 0,
+        };
+        self.chain_stones(p)
+            .iter()
+            .fold(0, |h, s| h ^ key[s.index()])
+    }
+
     /// Plays a move assumed legal (see [`Board::check`]). Passing only clears the ko point.
     pub fn play(&mut self, color: Color, mv: Move) -> Placed {
         match mv {
@@ -688,7 +735,9 @@ mod tests {
                 }
                 let p = Point::from_index(empties[(rng >> 33) as usize % empties.len()] as usize);
                 if b.check(color, p, true).is_ok() {
+                    let predicted = b.hash_after(color, p);
                     b.place(color, p);
+                    assert_eq!(b.stone_hash(), predicted, "hash_after agrees with place");
                     assert_consistent(&b);
                 }
                 color = color.opponent();

@@ -122,6 +122,12 @@ impl Game {
         self.consecutive_passes >= 2
     }
 
+    /// Continues a game that two passes had ended, as servers do after a dispute and KataGo's territory
+    /// rules do in their encore: the pass count starts again.
+    pub fn resume(&mut self) {
+        self.consecutive_passes = 0;
+    }
+
     /// Checks a move for the player to move under the full rules, superko included.
     pub fn check(&self, mv: Move) -> Result<(), IllegalMove> {
         self.check_as(self.to_move, mv)
@@ -136,22 +142,18 @@ impl Game {
         if self.rules.ko == KoRule::Simple {
             return Ok(());
         }
-        let mut after = self.board.clone();
-        after.place(color, p);
-        if self.repeats(&after, color.opponent()) {
+        let after = self.board.hash_after(color, p);
+        let repeats = match self.rules.ko {
+            KoRule::Simple => false,
+            KoRule::Positional => self.seen_boards.contains(&after),
+            KoRule::Situational => self
+                .seen_situations
+                .contains(&situation_key(after, color.opponent())),
+        };
+        if repeats {
             Err(IllegalMove::Superko)
         } else {
             Ok(())
-        }
-    }
-
-    fn repeats(&self, after: &Board, next_to_move: Color) -> bool {
-        match self.rules.ko {
-            KoRule::Simple => false,
-            KoRule::Positional => self.seen_boards.contains(&after.stone_hash()),
-            KoRule::Situational => self
-                .seen_situations
-                .contains(&situation_key(after.stone_hash(), next_to_move)),
         }
     }
 
@@ -301,6 +303,25 @@ fn empty_region(board: &Board, start: Point, seen: &mut HashSet<Point>, limit: u
     count
 }
 
+impl std::fmt::Debug for Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let size = self.size();
+        let moves: Vec<String> = self
+            .moves
+            .iter()
+            .map(|(c, m)| format!("{c} {}", m.to_gtp(size)))
+            .collect();
+        write!(
+            f,
+            "Game({size}, {}, {} to move, moves [{}])\n{:?}",
+            self.rules,
+            self.to_move,
+            moves.join(", "),
+            self.board
+        )
+    }
+}
+
 fn situation_key(stone_hash: u128, to_move: Color) -> u128 {
     if to_move == Color::White {
         stone_hash ^ zobrist::MISC[zobrist::WHITE_TO_MOVE]
@@ -443,6 +464,54 @@ mod tests {
                 KoRule::Simple => assert_eq!(illegal_at, None, "simple ko allows the cycle"),
                 _ => assert_eq!(illegal_at, Some((5, IllegalMove::Superko)), "{ko:?}"),
             }
+        }
+    }
+
+    #[test]
+    fn suicide_under_each_rule_set() {
+        // 3x3: Black holds the middle row; White's stones on the bottom row would lose their last liberty.
+        let s = size(3);
+        let setup = Setup {
+            black: vec![Point::new(0, 1), Point::new(1, 1), Point::new(2, 1)],
+            white: vec![Point::new(0, 2)],
+            first_player: Some(Color::White),
+        };
+        let fill = Move::Play(Point::new(1, 2)); // B1: White's A1-B1 keeps one liberty, C1
+        let last = Move::Play(Point::new(2, 2)); // C1
+        for (name, rules, multi_legal) in [
+            ("tromp-taylor", Rules::tromp_taylor(), true),
+            ("new-zealand", Rules::parse("new-zealand").unwrap(), true),
+            ("chinese", Rules::chinese(), false),
+            ("japanese", Rules::japanese(), false),
+        ] {
+            let mut g = Game::with_setup(s, rules, setup.clone());
+            g.play(fill).unwrap();
+            g.play(Move::Pass).unwrap();
+            // White C1 joins A1-B1 and fills the chain's last liberty: multi-stone suicide.
+            assert_eq!(g.check(last).is_ok(), multi_legal, "{name}");
+            if multi_legal {
+                g.play(last).unwrap();
+                assert_eq!(
+                    g.board().captures(Color::Black),
+                    3,
+                    "{name}: the suicided stones are Black's prisoners"
+                );
+            }
+            // A lone stone with no liberty is suicide under every rule set.
+            let lone = Game::with_setup(
+                s,
+                rules,
+                Setup {
+                    black: vec![Point::new(1, 0), Point::new(0, 1)],
+                    white: vec![],
+                    first_player: Some(Color::White),
+                },
+            );
+            assert_eq!(
+                lone.check(Move::Play(Point::new(0, 0))),
+                Err(IllegalMove::Suicide),
+                "{name}"
+            );
         }
     }
 

@@ -148,7 +148,7 @@ pub fn canonical(game: &Game, rep_bound: usize) -> Canonical {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::go::coord::{BoardSize, Move};
+    use crate::go::coord::{BoardSize, Move, Point};
     use crate::go::rules::Rules;
     use proptest::prelude::*;
 
@@ -173,7 +173,7 @@ mod tests {
                     if pass == 0 {
                         Move::Pass
                     } else {
-                        Move::Play(crate::go::coord::Point::new(x, y))
+                        Move::Play(Point::new(x, y))
                     }
                 })
                 .collect()
@@ -203,6 +203,49 @@ mod tests {
             let b = game(size, &transformed(size, &legal, sym));
             prop_assert_eq!(canonical(&a, 9).hash, canonical(&b, 9).hash);
             prop_assert_eq!(book_hashes(&a, 9).len(), 4);
+        }
+    }
+
+    /// Plays Black's and White's stones alternately in the given orders; `None` if a move was illegal,
+    /// captured something, or was small (then transpositions are not promised to meet).
+    fn play_large(size: BoardSize, black: &[Point], white: &[Point]) -> Option<Game> {
+        let mut g = Game::new(size, Rules::tromp_taylor());
+        for (b, w) in black.iter().zip(white) {
+            for &p in [b, w] {
+                g.play(Move::Play(p)).ok()?;
+                if !g.move_exceeds_rep_bound(p, DEFAULT_REP_BOUND) {
+                    return None;
+                }
+            }
+        }
+        (g.board().empty_count() == size.area() - 2 * black.len()).then_some(g)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn transposed_orders_of_large_moves_meet(
+            points in prop::collection::hash_set((0usize..13, 0usize..13), 2..12),
+            shuffle_b in any::<u64>(),
+            shuffle_w in any::<u64>(),
+        ) {
+            let size = BoardSize::square(13).unwrap();
+            let pts: Vec<Point> = points.into_iter().map(|(x, y)| Point::new(x, y)).collect();
+            let half = pts.len() / 2;
+            let (black, white) = (&pts[..half], &pts[half..2 * half]);
+            let rotate = |v: &[Point], k: u64| {
+                let mut v = v.to_vec();
+                let n = v.len().max(1);
+                v.rotate_left(k as usize % n);
+                v
+            };
+            let a = play_large(size, black, white);
+            let b = play_large(size, &rotate(black, shuffle_b), &rotate(white, shuffle_w));
+            prop_assume!(a.is_some() && b.is_some());
+            let (a, b) = (a.unwrap(), b.unwrap());
+            prop_assert_eq!(a.situation_hash(), b.situation_hash());
+            prop_assert_eq!(canonical(&a, DEFAULT_REP_BOUND).hash, canonical(&b, DEFAULT_REP_BOUND).hash);
         }
     }
 

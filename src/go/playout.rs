@@ -44,7 +44,7 @@ impl FastRng {
     /// A number in `0..n` (Lemire's multiply-shift; the bias is negligible for board-sized `n`).
     #[inline]
     pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 
     /// A float in `[0, 1)`.

@@ -151,7 +151,8 @@ impl SgfGame {
     }
 
     /// The rules the record asks for (`RU`, then KataGo's compact form), defaulting to `default`; the
-    /// komi from `KM`, rounded to a half point. Unknown rule names fall back to `default`.
+    /// komi from `KM`, rounded to a half point. Unknown rule names fall back to `default`: callers replaying
+    /// records of unknown rules should pass simple-ko rules, which promise nothing about superko.
     pub fn rules_or(&self, default: Rules) -> Rules {
         let rules = self
             .rules_text()
@@ -198,6 +199,9 @@ impl SgfGame {
                 match p {
                     Property::Move(color, mv) => {
                         number += 1;
+                        if game.is_over() {
+                            game.resume();
+                        }
                         let result = if strict {
                             game.play_as(*color, *mv)
                         } else {
@@ -336,23 +340,20 @@ fn unescape(raw: &str) -> String {
     let mut out = String::with_capacity(raw.len());
     let mut chars = raw.chars().peekable();
     while let Some(c) = chars.next() {
-        if c == '\\' {
-            match chars.next() {
-                Some('\n') => {
-                    if chars.peek() == Some(&'\r') {
-                        chars.next();
-                    }
-                }
-                Some('\r') => {
-                    if chars.peek() == Some(&'\n') {
-                        chars.next();
-                    }
-                }
-                Some(other) => out.push(other),
-                None => {}
-            }
-        } else {
+        if c != '\\' {
             out.push(c);
+            continue;
+        }
+        match chars.next() {
+            // A soft line break: backslash, then a newline in either order of CR and LF.
+            Some(nl @ ('\n' | '\r')) => {
+                let pair = if nl == '\n' { '\r' } else { '\n' };
+                if chars.peek() == Some(&pair) {
+                    chars.next();
+                }
+            }
+            Some(other) => out.push(other),
+            None => {}
         }
     }
     out
@@ -369,9 +370,20 @@ pub fn read_file(path: &Path) -> Result<Vec<SgfGame>, SgfError> {
 
 /// Parses SGF text; `path` names the source in errors.
 pub fn parse_str(text: &str, path: &Path) -> Result<Vec<SgfGame>, SgfError> {
+    let scanned = scan(text);
+    if scanned.max_depth > MAX_DEPTH {
+        let message = format!(
+            "a line of {} nodes; tengen reads at most {MAX_DEPTH}",
+            scanned.max_depth
+        );
+        return Err(SgfError::Content {
+            path: path.to_path_buf(),
+            node: MAX_DEPTH,
+            message,
+        });
+    }
     let trees = sgf_parse::parse(text).map_err(|e| {
-        let offset = locate_fault(text);
-        let (line, column) = line_column(text, offset);
+        let (line, column) = line_column(text, scanned.fault.unwrap_or(text.len()));
         SgfError::Syntax {
             path: path.to_path_buf(),
             line,
@@ -471,7 +483,7 @@ fn convert(
                     .iter()
                     .map(|(p, t)| Ok((point(p)?, unescape(&t.text))))
                     .collect::<Result<Vec<_>, SgfError>>()?;
-                v.sort_by(|a, b| a.0.cmp(&b.0));
+                v.sort_by_key(|(p, _)| *p);
                 Property::Labels(v)
             }
             Prop::SZ(_) => Property::Size(size),
@@ -533,12 +545,22 @@ fn split_values(inner: &str) -> Vec<String> {
     values
 }
 
-/// The byte offset of the first structural fault: an unmatched parenthesis, an unterminated value, or
-/// stray text. `sgf-parse` reports what went wrong but not where.
-fn locate_fault(text: &str) -> usize {
-    let (mut depth, mut value_start, mut escaped) = (0usize, None, false);
+/// What a quick lexical pass over SGF text finds, before `sgf-parse` builds the tree.
+struct Scan {
+    /// The byte offset of the first structural fault: an unmatched parenthesis, an unterminated value, or
+    /// stray text (`sgf-parse` reports what went wrong but not where).
+    fault: Option<usize>,
+    /// The deepest node, counting every `;` along a path: deep trees are refused before they are built,
+    /// since building and dropping them recurses.
+    max_depth: usize,
+}
+
+fn scan(text: &str) -> Scan {
+    let (mut value_start, mut escaped) = (None, false);
+    let mut depth_at_open: Vec<usize> = Vec::new();
+    let (mut depth, mut max_depth) = (0usize, 0usize);
     for (i, c) in text.char_indices() {
-        if let Some(_) = value_start {
+        if value_start.is_some() {
             if escaped {
                 escaped = false;
             } else if c == '\\' {
@@ -549,16 +571,32 @@ fn locate_fault(text: &str) -> usize {
             continue;
         }
         match c {
-            '(' => depth += 1,
-            ')' if depth == 0 => return i,
-            ')' => depth -= 1,
+            '(' => depth_at_open.push(depth),
+            ')' => match depth_at_open.pop() {
+                Some(d) => depth = d,
+                None => {
+                    return Scan {
+                        fault: Some(i),
+                        max_depth,
+                    };
+                }
+            },
             '[' => value_start = Some(i),
-            ';' => {}
+            ';' => {
+                depth += 1;
+                max_depth = max_depth.max(depth);
+            }
             c if c.is_whitespace() || c.is_ascii_alphabetic() => {}
-            _ => return i,
+            _ => {
+                return Scan {
+                    fault: Some(i),
+                    max_depth,
+                };
+            }
         }
     }
-    value_start.unwrap_or(text.len())
+    let fault = value_start.or((!depth_at_open.is_empty()).then_some(text.len()));
+    Scan { fault, max_depth }
 }
 
 fn line_column(text: &str, offset: usize) -> (usize, usize) {
@@ -618,6 +656,13 @@ mod tests {
         let err = parse_str("(;GM[1]SZ[9]\n;B[aa];W[bb\n", Path::new("bad.sgf")).unwrap_err();
         let msg = err.to_string();
         assert!(msg.starts_with("bad.sgf:2:"), "{msg}");
+        let deep = format!(
+            "(;GM[1]{}{})",
+            "(;B[aa]".repeat(300_000),
+            ")".repeat(300_000)
+        );
+        let err = parse_str(&deep, Path::new("deep.sgf")).unwrap_err();
+        assert!(err.to_string().contains("at most 4000"), "{err}");
         let err = parse_str("(;GM[1]SZ[5];B[hh])", Path::new("off.sgf")).unwrap_err();
         assert!(err.to_string().contains("off the 5x5 board"), "{err}");
     }

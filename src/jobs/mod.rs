@@ -3,7 +3,7 @@
 //! [`JobEvent`]s, which the app records like key presses.
 
 pub mod book_port;
-pub mod expand;
+pub mod metered;
 pub mod runner;
 pub mod view;
 

@@ -4,9 +4,10 @@
 //! `spawn_blocking`, so neither ever holds up the thread that draws the screen.
 
 use super::book_port::{Mark, NodeId as ViewId, NodeView};
-use super::expand::{self, ExpandError};
+use super::metered::Metered;
 use super::view::{marks_of, node_view, to_book_mark};
 use super::{JobEvent, JobId, JobKind, Priority};
+use crate::book::expand::{self, ExpandSettings};
 use crate::book::store::{BookStore, Record};
 use crate::book::{self, Book, NodeId};
 use crate::engine::{CancelToken, Engine, EngineError};
@@ -68,19 +69,6 @@ impl SharedBook {
         self.book
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    /// Writes `ids` durably (when the book has a file), then returns the views that changed.
-    fn commit(&self, book: &Book, ids: &[NodeId]) -> Result<Vec<NodeView>, String> {
-        if let Some(store) = self
-            .store
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .as_mut()
-        {
-            store.append_nodes(book, ids).map_err(|e| e.to_string())?;
-        }
-        Ok(self.changed_views(book, ids))
     }
 
     fn changed_views(&self, book: &Book, ids: &[NodeId]) -> Vec<NodeView> {
@@ -169,18 +157,12 @@ enum JobFailure {
     Failed(String),
 }
 
-impl From<ExpandError> for JobFailure {
-    fn from(e: ExpandError) -> JobFailure {
-        match e {
-            ExpandError::Engine(EngineError::Cancelled) => JobFailure::Cancelled,
-            e => JobFailure::Failed(e.to_string()),
-        }
-    }
-}
-
 impl From<EngineError> for JobFailure {
     fn from(e: EngineError) -> JobFailure {
-        JobFailure::from(ExpandError::Engine(e))
+        match e {
+            EngineError::Cancelled => JobFailure::Cancelled,
+            e => JobFailure::Failed(e.to_string()),
+        }
     }
 }
 
@@ -293,8 +275,14 @@ impl Scheduler {
         let id = JobId(self.next_id);
         self.next_id += 1;
         let target_visits = match &kind {
-            JobKind::Expand { .. } => self.config.expand_visits * 2,
-            JobKind::AnalyzeLine { line } => self.config.analyze_visits * (line.len() as u64 + 1),
+            // The full search plus the quick ones of a typical step (one new child).
+            JobKind::Expand { .. } => {
+                self.config.expand_visits + 2 * self.config.expand_visits.div_ceil(2)
+            }
+            JobKind::AnalyzeLine { line } => {
+                (self.config.analyze_visits + 2 * self.config.analyze_visits.div_ceil(2))
+                    * (line.len() as u64 + 1)
+            }
         };
         self.emit(JobEvent::Queued {
             id,
@@ -428,7 +416,7 @@ fn set_marks(shared: &SharedBook, line: &[Move], marks: &[Mark]) -> Result<Vec<J
             .append(&[Record::Marks(vec![(id.0, stored)])])
             .map_err(|e| e.to_string())?;
     }
-    expand::recompute(&mut book, &[id]);
+    book::recompute_after_change(&mut book, &[id]);
     let mut events = vec![JobEvent::MarksChanged {
         node: ViewId(id.0),
         marks: marks_of(stored),
@@ -450,12 +438,6 @@ struct JobContext {
 }
 
 impl JobContext {
-    fn emit_views(&self, views: Vec<NodeView>) {
-        if !views.is_empty() {
-            let _ = self.events.send(JobEvent::NodesChanged(views));
-        }
-    }
-
     /// Runs a book step off the async threads.
     async fn with_book<T: Send + 'static>(
         &self,
@@ -470,103 +452,68 @@ impl JobContext {
         .map_err(|e| JobFailure::Failed(format!("book update failed: {e}")))
     }
 
-    /// Searches `node` with its book moves banned; `done_before` visits count toward the progress bar.
-    async fn search_node(
+    /// One expansion step of the book at `node` with `max_visits` for its full search; `base` visits
+    /// were done by earlier steps of the same job. Returns the moves added (GTP).
+    async fn expand_step(
         &self,
         node: NodeId,
-        visits: u64,
-        done_before: u64,
-    ) -> Result<(crate::go::Game, Vec<Move>, crate::engine::Report), JobFailure> {
+        max_visits: u64,
+        base: u64,
+    ) -> Result<Vec<String>, JobFailure> {
         if self.cancel.is_cancelled() {
             return Err(JobFailure::Cancelled);
         }
-        let seed = (self.id.0 as u64) << 32 | node.0 as u64;
-        let (game, query) = self
-            .with_book(move |_, book| expand::query_for(book, node, visits, seed))
-            .await??;
-        let avoided = query.avoid.clone();
-        let analysis = self.engine.analyze(query);
-        let (id, events) = (self.id, self.events.clone());
-        let report = expand::search(analysis, &self.cancel, |v| {
-            let _ = events.send(JobEvent::Progress {
-                id,
-                visits: done_before + v.min(visits),
-            });
-        })
-        .await?;
-        Ok((game, avoided, report))
-    }
-
-    async fn expand(&self, node: NodeId) -> Outcome {
-        let visits = self.config.expand_visits;
-        let (game, avoided, report) = self.search_node(node, visits, 0).await?;
-        let Some(info) = expand::best_new_move(&report, &game, &avoided).cloned() else {
-            let views = self
-                .with_book(move |shared, book| {
-                    book.node_mut(node).can_expand = false;
-                    expand::recompute(book, &[node]);
-                    shared.commit(book, &[node])
-                })
-                .await?
-                .map_err(JobFailure::Failed)?;
-            self.emit_views(views);
-            return Ok("no legal new move: the position is closed".into());
+        let plan = self
+            .with_book(move |_, book| expand::plan(book, node))
+            .await?;
+        let plan = match plan {
+            Ok(plan) => plan,
+            Err(e) => {
+                // A node whose history cannot be rebuilt must not be picked again and again.
+                self.with_book(move |_, book| book.node_mut(node).can_expand = false)
+                    .await?;
+                return Err(JobFailure::Failed(e.to_string()));
+            }
         };
-        let size = game.size();
-        let played = info.mv;
-        let (child, created, views) = self
+        let mut settings = ExpandSettings::new(max_visits);
+        settings.seed = self.id.0 as u64;
+        let meter = Metered::new(Arc::clone(&self.engine), self.id, self.events.clone(), base);
+        let outcome = expand::run_searches(&meter, plan, settings, &self.cancel).await?;
+        let (moves, views) = self
             .with_book(move |shared, book| {
-                let (child, created) = expand::add_edge(book, node, &game, &info)?;
-                expand::recompute(book, &[node, child]);
-                let views = shared
-                    .commit(book, &[node, child])
-                    .map_err(|e| ExpandError::Book {
-                        node: node.0,
-                        detail: e,
-                    })?;
-                Ok::<_, ExpandError>((child, created, views))
-            })
-            .await??;
-        self.emit_views(views);
-        let half = (visits / 2).max(1);
-        if created {
-            let (_, avoided, child_report) = self.search_node(child, half, visits).await?;
-            let views = self
-                .with_book(move |shared, book| {
-                    book.node_mut(child).not_in_book =
-                        expand::not_in_book_values(&child_report, &avoided);
-                    expand::recompute(book, &[child]);
-                    shared.commit(book, &[child])
-                })
-                .await?
-                .map_err(JobFailure::Failed)?;
-            self.emit_views(views);
-        }
-        let (_, avoided, again) = self.search_node(node, half, visits + half).await?;
-        let views = self
-            .with_book(move |shared, book| {
-                book.node_mut(node).not_in_book = expand::not_in_book_values(&again, &avoided);
-                expand::recompute(book, &[node]);
-                shared.commit(book, &[node])
+                let mut store = shared.store.lock().unwrap_or_else(|p| p.into_inner());
+                let report =
+                    expand::commit(book, store.as_mut(), outcome).map_err(|e| e.to_string())?;
+                let mut ids = vec![report.node];
+                ids.extend(report.children.iter().filter_map(|h| book.find(h)));
+                Ok::<_, String>((report.moves, shared.changed_views(book, &ids)))
             })
             .await?
             .map_err(JobFailure::Failed)?;
-        self.emit_views(views);
-        let kind = if created {
-            "new position"
-        } else {
-            "transposition"
-        };
-        Ok(format!("added {} ({kind})", played.to_gtp(size)))
+        if !views.is_empty() {
+            let _ = self.events.send(JobEvent::NodesChanged(views));
+        }
+        Ok(moves)
     }
 
-    /// Searches every position of the line with the large budget, refreshing its "other moves" values
-    /// and adding the best new move where it beats every book move.
+    async fn expand(&self, node: NodeId) -> Outcome {
+        let moves = self.expand_step(node, self.config.expand_visits, 0).await?;
+        Ok(if moves.is_empty() {
+            "nothing left to add: position closed".into()
+        } else {
+            format!("added {}", moves.join(" "))
+        })
+    }
+
+    /// Deep analysis of a line: an expansion step with the large budget at every position of the line,
+    /// so the book gains each position's best new moves and fresher "other moves" values.
     async fn analyze_line(&self, line: &[Move]) -> Outcome {
         let visits = self.config.analyze_visits;
-        let prefixes: Vec<Vec<Move>> = (0..=line.len()).map(|n| line[..n].to_vec()).collect();
+        // The full search plus the quick ones of a typical step (one new child).
+        let per_step = visits + 2 * visits.div_ceil(2);
         let mut added = 0;
-        for (i, prefix) in prefixes.into_iter().enumerate() {
+        for n in 0..=line.len() {
+            let prefix = line[..n].to_vec();
             let node = self
                 .with_book(move |_, book| {
                     book.follow_line(&prefix)
@@ -575,47 +522,13 @@ impl JobContext {
                 })
                 .await?
                 .map_err(JobFailure::Failed)?;
-            let (game, avoided, report) = self.search_node(node, visits, i as u64 * visits).await?;
-            let new_move = expand::best_new_move(&report, &game, &avoided).cloned();
-            let (views, grew) = self
-                .with_book(move |shared, book| {
-                    let to_move = book.node(node).to_move;
-                    let mover = |winrate: f64| {
-                        if to_move == crate::go::Color::Black {
-                            winrate
-                        } else {
-                            1.0 - winrate
-                        }
-                    };
-                    let best_book = book
-                        .node(node)
-                        .edges
-                        .iter()
-                        .map(|e| mover((1.0 - book.node(e.child).values.win_loss) / 2.0))
-                        .fold(f64::NEG_INFINITY, f64::max);
-                    book.node_mut(node).not_in_book = expand::not_in_book_values(&report, &avoided);
-                    let mut changed = vec![node];
-                    let mut grew = false;
-                    if let Some(info) = new_move.filter(|m| mover(m.winrate) > best_book) {
-                        let (child, _) = expand::add_edge(book, node, &game, &info)?;
-                        changed.push(child);
-                        grew = true;
-                    }
-                    expand::recompute(book, &changed);
-                    let views = shared
-                        .commit(book, &changed)
-                        .map_err(|e| ExpandError::Book {
-                            node: node.0,
-                            detail: e,
-                        })?;
-                    Ok::<_, ExpandError>((views, grew))
-                })
-                .await??;
-            added += grew as usize;
-            self.emit_views(views);
+            added += self
+                .expand_step(node, visits, n as u64 * per_step)
+                .await?
+                .len();
         }
         Ok(format!(
-            "{} positions searched, {added} new moves",
+            "{} positions searched, {added} moves added",
             line.len() + 1
         ))
     }

@@ -67,10 +67,11 @@ pub async fn on_screen(records: Vec<Record>, speed: f64) -> std::io::Result<()> 
             loop {
                 tokio::select! {
                     _ = &mut sleep => break,
-                    ev = events.next() => if let Some(Ok(Event::Key(k))) = ev {
-                        if k.kind == KeyEventKind::Press && (k.code == KeyCode::Char('q') || k.code == KeyCode::Char('c')) {
-                            return Ok(());
-                        }
+                    ev = events.next() => if let Some(Ok(Event::Key(k))) = ev
+                        && k.kind == KeyEventKind::Press
+                        && matches!(k.code, KeyCode::Char('q') | KeyCode::Char('c'))
+                    {
+                        return Ok(());
                     },
                 }
             }

@@ -96,10 +96,8 @@ async fn event_loop(
         },
         Action::BookLoaded(Box::new(book)),
     ];
-    if let Some(d) = &dirs {
-        if let Some(action) = keymap_action(d) {
-            initial.push(action);
-        }
+    if let Some(action) = dirs.as_ref().and_then(keymap_action) {
+        initial.push(action);
     }
     if theme_name != "dark"
         || dirs
@@ -164,11 +162,11 @@ async fn event_loop(
                 let mut all = vec![watched];
                 while let Ok(more) = watch_rx.try_recv() { all.push(more); }
                 let Some(d) = dirs.as_ref() else { continue };
-                if all.iter().any(|w| matches!(w, Watched::Keymap)) {
-                    if let Some(a) = keymap_action(d) {
-                        let effects = dispatch(&mut app, a, &mut theme_name);
-                        perform(effects, runner.as_ref(), dirs.as_ref(), &mut app, &mut dispatch, &mut theme_name);
-                    }
+                if all.iter().any(|w| matches!(w, Watched::Keymap))
+                    && let Some(a) = keymap_action(d)
+                {
+                    let effects = dispatch(&mut app, a, &mut theme_name);
+                    perform(effects, runner.as_ref(), dirs.as_ref(), &mut app, &mut dispatch, &mut theme_name);
                 }
                 if all.iter().any(|w| matches!(w, Watched::Theme(n) if *n == theme_name)) {
                     theme_action(Some(d), &theme_name)

@@ -399,14 +399,12 @@ fn parent(app: &mut App) -> bool {
     app.cursor = 0;
     if let (Some(node), Some(step), Some(mv)) =
         (app.current().cloned(), app.path.last().cloned(), left.mv)
-    {
-        if let Some(row) = node
+        && let Some(row) = node
             .edges
             .iter()
             .position(|e| app.edge_points_in_root(&node, &step, e).contains(&mv))
-        {
-            app.cursor = row;
-        }
+    {
+        app.cursor = row;
     }
     true
 }

@@ -78,56 +78,78 @@ fn tactical_move(board: &Board, color: Color, last: Point) -> Option<Point> {
 
 /// Who owns each point by area counting, written into `owner` (indexed by padded-grid index), and
 /// Black's area minus White's. Works on any board; fast on finished playouts, where almost every empty
-/// point is a one-point eye.
+/// point is a one-point eye whose neighbours settle it without a flood fill.
 pub fn area_count(board: &Board, owner: &mut [Option<Color>; GRID]) -> i32 {
     let mut seen = [false; GRID];
-    let mut stack: Vec<Point> = Vec::new();
-    let mut region: Vec<Point> = Vec::new();
+    let mut stack = [0u16; GRID];
     let mut diff = 0;
-    for p in board.size().points() {
-        match board.cell(p) {
-            Cell::Black => {
-                owner[p.index()] = Some(Color::Black);
-                diff += 1;
+    for &i in board.empty_points() {
+        let p = Point::from_index(i as usize);
+        if seen[p.index()] {
+            continue;
+        }
+        let mut touches = [false; 2];
+        let mut open = false;
+        for n in neighbours(p) {
+            match board.cell(n) {
+                Cell::Black => touches[0] = true,
+                Cell::White => touches[1] = true,
+                Cell::Empty => open = true,
+                Cell::Border => {}
             }
-            Cell::White => {
-                owner[p.index()] = Some(Color::White);
-                diff -= 1;
-            }
-            Cell::Empty if !seen[p.index()] => {
-                let mut touches = [false; 2];
-                region.clear();
-                stack.push(p);
-                seen[p.index()] = true;
-                while let Some(q) = stack.pop() {
-                    region.push(q);
-                    for n in neighbours(q) {
-                        match board.cell(n) {
-                            Cell::Empty if !seen[n.index()] => {
-                                seen[n.index()] = true;
-                                stack.push(n);
-                            }
-                            Cell::Black => touches[0] = true,
-                            Cell::White => touches[1] = true,
-                            _ => {}
-                        }
+        }
+        if !open {
+            seen[p.index()] = true;
+            let o = region_owner(touches);
+            owner[p.index()] = o;
+            diff += o.map_or(0, |c| c.sign());
+            continue;
+        }
+        // A larger empty region: flood it, then give every point of it the region's owner.
+        let mut len = 0usize;
+        stack[0] = i;
+        let mut top = 1;
+        seen[p.index()] = true;
+        // The stack's popped prefix doubles as the region's list: points are never pushed twice.
+        let mut k = 0;
+        while k < top {
+            let q = Point::from_index(stack[k] as usize);
+            k += 1;
+            len += 1;
+            for n in neighbours(q) {
+                match board.cell(n) {
+                    Cell::Empty if !seen[n.index()] => {
+                        seen[n.index()] = true;
+                        stack[top] = n.index() as u16;
+                        top += 1;
                     }
-                }
-                let o = match touches {
-                    [true, false] => Some(Color::Black),
-                    [false, true] => Some(Color::White),
-                    _ => None,
-                };
-                let sign = o.map_or(0, |c| c.sign());
-                diff += sign * region.len() as i32;
-                for q in &region {
-                    owner[q.index()] = o;
+                    Cell::Black => touches[0] = true,
+                    Cell::White => touches[1] = true,
+                    _ => {}
                 }
             }
-            _ => {}
+        }
+        let o = region_owner(touches);
+        diff += o.map_or(0, |c| c.sign()) * len as i32;
+        for &q in &stack[..top] {
+            owner[q as usize] = o;
+        }
+    }
+    for p in board.size().points() {
+        if let Some(c) = board.color_at(p) {
+            owner[p.index()] = Some(c);
+            diff += c.sign();
         }
     }
     diff
+}
+
+fn region_owner(touches: [bool; 2]) -> Option<Color> {
+    match touches {
+        [true, false] => Some(Color::Black),
+        [false, true] => Some(Color::White),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -130,6 +130,8 @@ pub struct Tree {
     first_owner: [u8; GRID],
     played: Vec<(Color, Point)>,
     path: Vec<u32>,
+    /// Reused per iteration: superko keys of the positions along the path.
+    path_keys: Vec<u128>,
     ownership: Option<OwnershipSums>,
 }
 
@@ -144,6 +146,7 @@ impl Tree {
             first_owner: [0; GRID],
             played: Vec::with_capacity(4 * area),
             path: Vec::with_capacity(64),
+            path_keys: Vec::with_capacity(64),
             ownership: ownership.then(|| vec![0.0; area]),
         };
         tree.expand(0, &tree.root.board.clone(), tree.root.to_move, &[]);
@@ -168,7 +171,8 @@ impl Tree {
         let mut board = root.board.clone();
         let mut color = root.to_move;
         let mut passes = root.consecutive_passes;
-        let mut keys: Vec<u128> = Vec::new();
+        let mut keys = std::mem::take(&mut self.path_keys);
+        keys.clear();
         let mut last: Option<Point> = None;
         self.played.clear();
         self.path.clear();
@@ -210,6 +214,7 @@ impl Tree {
             node = child;
             finished = passes >= 2;
         }
+        self.path_keys = keys;
         if !finished {
             let cap = 3 * board.size().area();
             light_playout(
@@ -295,7 +300,7 @@ impl Tree {
         self.root.history.contains(&key) || path_keys.contains(&key)
     }
 
-    fn select(&mut self, node: usize) -> usize {
+    fn select(&self, node: usize) -> usize {
         let parent = &self.nodes[node];
         let first = parent.first_child as usize;
         let count = parent.child_count as usize;
@@ -319,8 +324,6 @@ impl Tree {
                 let mean = c.value_sum / n;
                 (1.0 - beta) * mean + beta * rave + p.exploration * (log_n / n).sqrt()
             };
-            // A tiny random tie-break so that equal children are not always taken in board order.
-            let value = value + self.rng.unit() * 1e-9;
             if value > best_value {
                 best_value = value;
                 best = i;

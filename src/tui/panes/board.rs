@@ -59,8 +59,8 @@ impl Widget for BoardPane<'_> {
             }
         };
         let coord_style = Style::default().fg(theme.coordinates);
-        for x in 0..w {
-            let label = (COLUMNS[x] as char).to_string();
+        for (x, &column) in COLUMNS.iter().enumerate().take(w) {
+            let label = (column as char).to_string();
             put(
                 buf,
                 inner.x + 3 + 2 * x as u16,
