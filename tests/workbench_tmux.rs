@@ -181,3 +181,91 @@ fn walk_mark_expand_quit_and_replay_the_same_last_frame() {
         log.display()
     );
 }
+
+#[test]
+fn keymap_and_theme_files_reload_live_and_sigterm_exits_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config");
+    let data = dir.path().join("data");
+    write(&config.join("config.toml"), "record_sessions = false\n");
+    let tmux = Tmux {
+        socket: format!("tengen-e2e-reload-{}", std::process::id()),
+    };
+    // `exec` makes the pane's process the workbench itself, so the test can signal it and read its exit.
+    let command = format!(
+        "TENGEN_CONFIG='{}' TENGEN_DATA='{}' exec '{BIN}'",
+        config.display(),
+        data.display()
+    );
+    tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "wb",
+        "-x",
+        "90",
+        "-y",
+        "26",
+        &command,
+    ]);
+    tmux.run(&["set-option", "-t", "wb", "remain-on-exit", "on"]);
+    tmux.wait_for("the default book", Duration::from_secs(30), |s| {
+        s.contains("146 positions")
+    });
+
+    let keymap = config.join("keymap.toml");
+    write(&keymap, "[normal\nthis is not toml");
+    tmux.wait_for("the keymap error", Duration::from_secs(10), |s| {
+        s.contains("previous kept") && s.contains("keymap.toml")
+    });
+    tmux.keys(&["l"]);
+    tmux.wait_for(
+        "the old keymap still working",
+        Duration::from_secs(10),
+        |s| s.contains("1.D4"),
+    );
+    write(
+        &keymap,
+        "[normal]\nprepend_keymap = [ { on = \"n\", run = \"root\", desc = \"mine\" } ]\n",
+    );
+    tmux.wait_for("the new keymap", Duration::from_secs(10), |s| {
+        s.contains("keymap loaded")
+    });
+    tmux.keys(&["n"]);
+    tmux.wait_for("the new binding", Duration::from_secs(10), |s| {
+        !s.contains("1.D4")
+    });
+    write(
+        &config.join("themes").join("dark.toml"),
+        "rank_best = \"#ff0000\"\n",
+    );
+    tmux.wait_for("the reloaded theme", Duration::from_secs(10), |s| {
+        s.contains("theme dark")
+    });
+
+    let pid = tmux.run(&["display-message", "-p", "-t", "wb", "#{pane_pid}"]);
+    let status = Command::new("kill")
+        .args(["-TERM", pid.trim()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let start = Instant::now();
+    loop {
+        let dead = tmux.run(&[
+            "display-message",
+            "-p",
+            "-t",
+            "wb",
+            "#{pane_dead} #{pane_dead_status}",
+        ]);
+        if dead.trim() == "1 0" {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "after SIGTERM the pane reads `{}`",
+            dead.trim()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}

@@ -288,7 +288,7 @@ fn broken_keymap_and_theme_files_keep_the_previous_ones() {
         },
     );
     assert!(
-        app.status.is_error && app.status.text.starts_with("keymap.toml"),
+        app.status.is_error && app.status.text.contains("previous kept: keymap.toml"),
         "{}",
         app.status.text
     );

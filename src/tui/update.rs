@@ -48,7 +48,7 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
                         app.keymap = keymap;
                         info(app, format!("keymap loaded from {path}"));
                     }
-                    Err(e) => error(app, format!("{e} (the previous keymap stays active)")),
+                    Err(e) => error(app, format!("keymap not reloaded, previous kept: {e}")),
                 },
             }
             Vec::new()
@@ -59,7 +59,7 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
                     app.theme = theme;
                     info(app, format!("theme {name}"));
                 }
-                Err(e) => error(app, format!("{e} (the previous theme stays active)")),
+                Err(e) => error(app, format!("theme not loaded, previous kept: {e}")),
             }
             Vec::new()
         }

@@ -34,20 +34,17 @@ impl Widget for StatusPane<'_> {
             ),
             None => String::new(),
         };
-        let right_width = right.chars().count().min(area.width as usize / 2) as u16;
+        // The message comes first: the right-hand summary only gets the room the message leaves.
+        let message = format!(" {}", app.status.text.replace('\n', " "));
+        let room = (area.width as usize).saturating_sub(message.chars().count() + 1);
+        let right_width = right.chars().count().min(room) as u16;
         let left_width = area.width.saturating_sub(right_width);
         let style = if app.status.is_error {
             base.fg(theme.error)
         } else {
             base
         };
-        buf.set_stringn(
-            area.x,
-            area.y,
-            format!(" {}", app.status.text),
-            left_width as usize,
-            style,
-        );
+        buf.set_stringn(area.x, area.y, message, left_width as usize, style);
         if right_width > 0 {
             let right: String = right
                 .chars()
