@@ -95,8 +95,9 @@ pub struct Node {
     pub can_expand: bool,
     /// Per run only: a node added from another node's search may be re-searched from scratch once.
     pub can_re_expand: bool,
-    pub edges: Vec<Edge>,
-    pub parents: Vec<ParentLink>,
+    /// Boxed slices rather than vectors: no spare capacity, 8 bytes less each (a big book is mostly leaves).
+    pub edges: Box<[Edge]>,
+    pub parents: Box<[ParentLink]>,
     pub values: RecursiveValues,
     pub cost: NodeCost,
 }
@@ -116,8 +117,8 @@ impl Node {
             not_in_book: SearchValues::default(),
             can_expand: true,
             can_re_expand: true,
-            edges: Vec::new(),
-            parents: Vec::new(),
+            edges: Box::default(),
+            parents: Box::default(),
             values: RecursiveValues::default(),
             cost: NodeCost::default(),
         }
@@ -125,6 +126,19 @@ impl Node {
 
     pub fn edge_for(&self, mv: Move) -> Option<&Edge> {
         self.edges.iter().find(|e| e.mv == mv)
+    }
+
+    /// Inserts an edge at `at` (edges are kept in KataGo's move order).
+    pub fn insert_edge(&mut self, at: usize, edge: Edge) {
+        let mut edges = std::mem::take(&mut self.edges).into_vec();
+        edges.insert(at, edge);
+        self.edges = edges.into_boxed_slice();
+    }
+
+    pub fn push_parent(&mut self, link: ParentLink) {
+        let mut parents = std::mem::take(&mut self.parents).into_vec();
+        parents.push(link);
+        self.parents = parents.into_boxed_slice();
     }
 }
 
@@ -192,7 +206,10 @@ pub struct Book {
     pub meta: BookMeta,
     pub params: CostParams,
     pub(crate) nodes: Vec<Node>,
-    pub(crate) index: HashMap<BookHash, NodeId>,
+    /// Hash → id, keyed by 64 bits of the hash (12 bytes an entry instead of 36; a big book's index is a
+    /// large share of its memory). The rare key collision goes to `index_overflow` with the full hash.
+    index: HashMap<u64, NodeId>,
+    index_overflow: HashMap<BookHash, NodeId>,
     pub marks: HashMap<NodeId, Marks>,
 }
 
@@ -206,6 +223,7 @@ impl Book {
             params,
             nodes: Vec::new(),
             index: HashMap::new(),
+            index_overflow: HashMap::new(),
             marks: HashMap::new(),
         };
         // The root's node space is the initial position's own orientation, so that the root shows the way
@@ -221,13 +239,14 @@ impl Book {
         book
     }
 
-    /// An empty shell that loaders fill node by node.
-    pub(crate) fn empty(meta: BookMeta, params: CostParams) -> Book {
+    /// An empty shell that loaders fill node by node, with room for `capacity` nodes.
+    pub(crate) fn empty(meta: BookMeta, params: CostParams, capacity: usize) -> Book {
         Book {
             meta,
             params,
-            nodes: Vec::new(),
-            index: HashMap::new(),
+            nodes: Vec::with_capacity(capacity),
+            index: HashMap::with_capacity(capacity),
+            index_overflow: HashMap::new(),
             marks: HashMap::new(),
         }
     }
@@ -268,24 +287,51 @@ impl Book {
     }
 
     pub fn find(&self, hash: &BookHash) -> Option<NodeId> {
-        self.index.get(hash).copied()
+        match self.index.get(&index_key(hash)) {
+            Some(&id) if self.nodes[id.index()].hash == *hash => Some(id),
+            _ => self.index_overflow.get(hash).copied(),
+        }
+    }
+
+    fn index_insert(&mut self, hash: BookHash, id: NodeId) {
+        let key = index_key(&hash);
+        match self.index.get(&key) {
+            Some(&other) if self.nodes[other.index()].hash != hash => {
+                self.index_overflow.insert(hash, id);
+            }
+            _ => {
+                self.index.insert(key, id);
+            }
+        }
+    }
+
+    fn index_remove(&mut self, hash: &BookHash, id: NodeId) {
+        if self.index.get(&index_key(hash)) == Some(&id) {
+            self.index.remove(&index_key(hash));
+        } else {
+            self.index_overflow.remove(hash);
+        }
     }
 
     pub(crate) fn push_node(&mut self, node: Node) -> NodeId {
         let id = NodeId(self.nodes.len() as u32);
-        self.index.insert(node.hash, id);
+        let hash = node.hash;
         self.nodes.push(node);
+        self.index_insert(hash, id);
         id
     }
 
     /// Replaces a node loaded again from a log record (same id).
     pub(crate) fn replace_node(&mut self, id: NodeId, node: Node) {
-        let old = &self.nodes[id.index()];
-        if old.hash != node.hash {
-            self.index.remove(&old.hash);
-            self.index.insert(node.hash, id);
+        let old = self.nodes[id.index()].hash;
+        let new = node.hash;
+        if old != new {
+            self.index_remove(&old, id);
         }
         self.nodes[id.index()] = node;
+        if old != new {
+            self.index_insert(new, id);
+        }
     }
 
     /// The representative of `mv` under the node's self-symmetries: the move with the largest x, then the
@@ -416,6 +462,13 @@ impl Book {
         }
         Ok(game)
     }
+}
+
+/// 64 bits of a hash for the index: both halves mixed, since the state half of the empty board is zero.
+fn index_key(hash: &BookHash) -> u64 {
+    (hash.state as u64)
+        ^ ((hash.state >> 64) as u64).rotate_left(17)
+        ^ (hash.history as u64).rotate_left(31)
 }
 
 /// Self-symmetries found in canonical space, expressed in the space that `to_canonical` maps from.

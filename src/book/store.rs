@@ -151,6 +151,8 @@ pub enum Record {
     Meta {
         meta: BookMeta,
         params: CostParams,
+        /// How many nodes the snapshot holds (to size the arena before reading them).
+        nodes: u64,
     },
     /// New or replaced nodes, by id (ids are dense: a new node has id = current node count).
     Nodes(Vec<(u32, StoredNode)>),
@@ -213,35 +215,41 @@ fn read_header(bytes: &[u8], path: &Path) -> Result<(u32, u64), StoreError> {
     Ok((word(12), u64::from_le_bytes(g)))
 }
 
-/// Splits the records after the header; stops at the first torn or corrupt one and returns the records,
-/// the offset where the valid part ends, and why it stopped early (if it did).
-fn read_records(bytes: &[u8]) -> (Vec<Record>, usize, Option<String>) {
-    let mut records = Vec::new();
+/// Decodes the records after the header one by one, handing each to `each` (so a large file never
+/// exists twice in memory). Stops at the first torn or corrupt record; returns how many records were
+/// read, the offset where the valid part ends, and why it stopped early (if it did). An error from `each`
+/// is returned as is.
+fn read_records(
+    bytes: &[u8],
+    mut each: impl FnMut(Record) -> Result<(), String>,
+) -> Result<(usize, usize, Option<String>), String> {
+    let mut count = 0;
     let mut at = HEADER_LEN;
     while at < bytes.len() {
         if bytes.len() - at < 8 {
-            return (records, at, Some("a record header is cut short".into()));
+            return Ok((count, at, Some("a record header is cut short".into())));
         }
         let len = u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
         let crc = u32::from_le_bytes([bytes[at + 4], bytes[at + 5], bytes[at + 6], bytes[at + 7]]);
         if len > MAX_RECORD || bytes.len() - at - 8 < len as usize {
-            return (
-                records,
+            return Ok((
+                count,
                 at,
                 Some(format!("a record of {len} bytes is cut short")),
-            );
+            ));
         }
         let payload = &bytes[at + 8..at + 8 + len as usize];
         if crc32fast::hash(payload) != crc {
-            return (records, at, Some("a record fails its checksum".into()));
+            return Ok((count, at, Some("a record fails its checksum".into())));
         }
         match rmp_serde::from_slice::<Record>(payload) {
-            Ok(r) => records.push(r),
-            Err(e) => return (records, at, Some(format!("a record does not decode: {e}"))),
+            Ok(r) => each(r)?,
+            Err(e) => return Ok((count, at, Some(format!("a record does not decode: {e}")))),
         }
+        count += 1;
         at += 8 + len as usize;
     }
-    (records, at, None)
+    Ok((count, at, None))
 }
 
 fn apply(book: &mut Book, record: Record) -> Result<(), String> {
@@ -322,44 +330,48 @@ pub fn load_without_recompute(path: &Path) -> Result<(Book, LoadReport), StoreEr
             detail: "this is a log, not a book snapshot".into(),
         });
     }
-    let (records, end, problem) = read_records(&bytes);
-    if let Some(detail) = problem {
-        return Err(StoreError::Corrupt {
-            file,
-            offset: end as u64,
-            detail,
-        });
-    }
-    let corrupt = |detail: String| StoreError::Corrupt {
+    let corrupt = |offset: u64, detail: String| StoreError::Corrupt {
         file: file.clone(),
-        offset: 0,
+        offset,
         detail,
     };
-    let mut iter = records.into_iter();
-    let mut book = match iter.next() {
-        Some(Record::Meta { meta, params }) => Book::empty(meta, params),
-        _ => {
-            return Err(corrupt(
-                "the snapshot does not start with its metadata".into(),
-            ));
-        }
-    };
+    let mut book: Option<Book> = None;
     let mut ended = false;
-    for r in iter {
-        if let Record::End { nodes } = r {
-            if nodes != book.len() as u64 {
-                return Err(corrupt(format!(
+    let (_, end, problem) = read_records(&bytes, |r| match (r, book.as_mut()) {
+        (
+            Record::Meta {
+                meta,
+                params,
+                nodes,
+            },
+            None,
+        ) => {
+            // The count only sizes the arena; the end record checks it.
+            book = Some(Book::empty(meta, params, nodes.min(1 << 28) as usize));
+            Ok(())
+        }
+        (_, None) => Err("the snapshot does not start with its metadata".into()),
+        (_, Some(_)) if ended => Err("records follow the snapshot's end record".into()),
+        (Record::End { nodes }, Some(b)) => {
+            if nodes != b.len() as u64 {
+                return Err(format!(
                     "the snapshot holds {} nodes, its end record says {nodes}",
-                    book.len()
-                )));
+                    b.len()
+                ));
             }
             ended = true;
-            continue;
+            Ok(())
         }
-        apply(&mut book, r).map_err(corrupt)?;
+        (r, Some(b)) => apply(b, r),
+    })
+    .map_err(|detail| corrupt(0, detail))?;
+    if let Some(detail) = problem {
+        return Err(corrupt(end as u64, detail));
     }
+    drop(bytes);
+    let mut book = book.ok_or_else(|| corrupt(0, "the snapshot has no metadata".into()))?;
     if !ended {
-        return Err(corrupt("the snapshot has no end record".into()));
+        return Err(corrupt(end as u64, "the snapshot has no end record".into()));
     }
 
     let mut report = LoadReport {
@@ -373,25 +385,25 @@ pub fn load_without_recompute(path: &Path) -> Result<(Book, LoadReport), StoreEr
             if lkind != KIND_LOG || lgen != generation {
                 report.stale_log = true;
             } else {
-                let (records, end, problem) = read_records(&log);
-                report.log_records = records.len();
+                let lfile = lpath.display().to_string();
+                let (count, end, problem) =
+                    read_records(&log, |r| apply(&mut book, r)).map_err(|detail| {
+                        StoreError::Corrupt {
+                            file: lfile.clone(),
+                            offset: 0,
+                            detail,
+                        }
+                    })?;
+                report.log_records = count;
                 report.torn_bytes = (log.len() - end) as u64;
                 report.torn_reason = problem;
                 report.valid_log_len = end as u64;
-                let lfile = lpath.display().to_string();
-                for r in records {
-                    apply(&mut book, r).map_err(|detail| StoreError::Corrupt {
-                        file: lfile.clone(),
-                        offset: 0,
-                        detail,
-                    })?;
-                }
             }
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => return Err(io_err(&lpath)(e)),
     }
-    check_edges(&book).map_err(corrupt)?;
+    check_edges(&book).map_err(|d| corrupt(0, d))?;
     Ok((book, report))
 }
 
@@ -428,6 +440,7 @@ pub fn snapshot_bytes(book: &Book, generation: u64) -> Result<Vec<u8>, StoreErro
         &Record::Meta {
             meta: book.meta.clone(),
             params: book.params.clone(),
+            nodes: book.len() as u64,
         },
         &mut out,
     )?;
@@ -611,6 +624,7 @@ mod tests {
         same_structure(&loaded, &changed);
         assert_eq!(loaded.marks, changed.marks);
         // After compaction the log is empty and the snapshot holds everything.
+        drop(store);
         let mut store = BookStore::open(&path).unwrap().0;
         store.compact(&loaded).unwrap();
         let (again, report) = load(&path).unwrap();

@@ -10,7 +10,8 @@ use super::dag::{Book, NodeId, SearchValues};
 use crate::go::{Color, Rules};
 use std::collections::HashSet;
 
-/// Values backed up from the whole subtree, White's point of view.
+/// Values backed up from the whole subtree, White's point of view. KataGo also backs up a "final score"
+/// interval (mean ± errorFactor·stdev) that nothing reads; it is left out to keep big books small.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct RecursiveValues {
     pub win_loss: f64,
@@ -20,8 +21,6 @@ pub struct RecursiveValues {
     pub win_loss_ucb: f64,
     pub score_lcb: f64,
     pub score_ucb: f64,
-    pub score_final_lcb: f64,
-    pub score_final_ucb: f64,
     pub weight: f64,
     /// Visits summed over the subtree; transpositions count once per path.
     pub visits: f64,
@@ -76,8 +75,6 @@ pub fn own_values(v: &SearchValues, params: &CostParams, rules: &Rules) -> Recur
         win_loss_ucb: v.win_loss + f * wl_error,
         score_lcb,
         score_ucb,
-        score_final_lcb: v.score_mean - f * v.score_stdev,
-        score_final_ucb: v.score_mean + f * v.score_stdev,
         weight: v.weight,
         visits: v.visits,
         adjusted_visits: v.visits,
@@ -163,10 +160,8 @@ pub fn recompute_node(book: &mut Book, id: NodeId) {
         v.sharp_score = pick(v.sharp_score, c.sharp_score);
         v.win_loss_lcb = pick(v.win_loss_lcb, c.win_loss_lcb);
         v.score_lcb = pick(v.score_lcb, c.score_lcb);
-        v.score_final_lcb = pick(v.score_final_lcb, c.score_final_lcb);
         v.win_loss_ucb = pick(v.win_loss_ucb, c.win_loss_ucb);
         v.score_ucb = pick(v.score_ucb, c.score_ucb);
-        v.score_final_ucb = pick(v.score_final_ucb, c.score_final_ucb);
         v.weight += c.weight;
         v.visits += c.visits;
     }

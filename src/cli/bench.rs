@@ -13,6 +13,8 @@ pub enum BenchCommand {
     Playouts(PlayoutArgs),
     /// Workbench speed: frame render time with a 1,000,000-node book, key-to-frame latency under load
     Ui(super::bench_ui::UiArgs),
+    /// A synthetic opening book: load time, memory per node and edge, backup + cost update per expansion
+    Book(crate::cli::bench_book::BookBenchArgs),
     /// The rollout engine's search from the empty board: playouts per second through the tree
     Rollout(RolloutArgs),
 }
@@ -46,6 +48,7 @@ pub fn run(cmd: BenchCommand) -> Result<ExitCode> {
     match cmd {
         BenchCommand::Playouts(args) => playouts(args),
         BenchCommand::Ui(args) => super::bench_ui::run(args),
+        BenchCommand::Book(args) => crate::cli::bench_book::run(args),
         BenchCommand::Rollout(args) => rollout(args),
     }
 }

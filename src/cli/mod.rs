@@ -1,6 +1,7 @@
 //! Subcommands of the `tengen` binary. Each file parses its arguments into library calls and prints.
 
 mod bench;
+mod bench_book;
 mod bench_ui;
 mod book;
 mod position;

@@ -206,7 +206,7 @@ pub fn import_str(text: &str, file: &str) -> Result<(Book, ImportReport), Katabo
         }
     }
 
-    let mut book = Book::empty(meta, params);
+    let mut book = Book::empty(meta, params, raw.len());
     for (id, n) in raw.iter().enumerate() {
         let (hash, to_canonical) = match tengen[id] {
             Some(t) => t,
