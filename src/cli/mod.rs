@@ -1,5 +1,6 @@
 //! Subcommands of the `tengen` binary. Each file parses its arguments into library calls and prints.
 
+mod analyze;
 mod bench;
 mod bench_book;
 mod bench_ui;
@@ -7,6 +8,7 @@ mod book;
 mod position;
 mod records;
 mod replay;
+mod versus;
 mod workbench;
 
 use clap::{Parser, Subcommand};
@@ -30,6 +32,10 @@ enum Command {
     /// Opening books: create, grow, browse, mark, import KataGo books, export HTML and SGF
     #[command(subcommand)]
     Book(book::BookCommand),
+    /// Search a position with an engine and print the moves it found
+    Analyze(analyze::AnalyzeArgs),
+    /// Play an engine against a GTP opponent (GNU Go by default), colours alternating
+    Match(versus::MatchArgs),
     /// Measure speed: random playouts, and more as engines arrive
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -47,6 +53,8 @@ pub fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Position(args)) => position::run(args),
         Some(Command::Book(cmd)) => book::run(cmd),
+        Some(Command::Analyze(args)) => analyze::run(args),
+        Some(Command::Match(args)) => versus::run(args),
         Some(Command::Bench(cmd)) => bench::run(cmd),
         Some(Command::Records(cmd)) => records::run(cmd),
         Some(Command::Open(args)) => workbench::run(args),

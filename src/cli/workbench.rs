@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tengen::book::interop::katabook;
 use tengen::book::store::{self, BookStore};
 use tengen::engine::Engine;
-use tengen::engine::rollout::RolloutEngine;
+use tengen::engine::spec::{self, SpecOptions};
 use tengen::jobs::runner::SharedBook;
 use tengen::jobs::view::book_view;
 use tengen::jobs::{Runner, RunnerConfig};
@@ -24,7 +24,8 @@ const DEFAULT_BOOK: &str = include_str!("../../books/7x7-tt-k9.katabook");
 pub struct OpenArgs {
     /// A tengen book, or a KataGo `.katabook` (grown in memory; tengen books keep what they learn)
     pub file: Option<PathBuf>,
-    /// The engine for expansion and analysis (available: rollout)
+    /// The engine for expansion and analysis: rollout | katago | katago:COMMAND… | gtp[:COMMAND…] |
+    /// onnx:MODEL | pool:N:SPEC (default: `engine` in config.toml, else rollout)
     #[arg(long)]
     pub engine: Option<String>,
     /// Don't record this session
@@ -56,13 +57,22 @@ pub fn run(args: OpenArgs) -> Result<ExitCode> {
         Some(path) => open_book(path)?,
         None => open_default_book(dirs.as_ref())?,
     };
-    let engine_name = args.engine.clone().unwrap_or_else(|| config.engine.clone());
-    let engine: Option<Arc<dyn Engine>> = match engine_name.as_str() {
-        // One thread per search: K searches already run side by side.
-        "rollout" => Some(Arc::new(RolloutEngine::new(1))),
-        other => {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    // Engines that run a process need the runtime while they start.
+    let _inside = rt.enter();
+    let engine_spec = args.engine.clone().unwrap_or_else(|| config.engine.clone());
+    // One thread per search for the embedded engine: K searches already run side by side.
+    let options = SpecOptions {
+        threads: 1,
+        ..SpecOptions::default()
+    };
+    let engine: Option<Arc<dyn Engine>> = match spec::build(&engine_spec, &options) {
+        Ok(engine) => Some(Arc::from(engine)),
+        Err(e) => {
             notices.push((
-                format!("engine `{other}` is not available in this build (available: rollout)"),
+                format!("engine `{engine_spec}` did not start: {e} (jobs are off)"),
                 true,
             ));
             None

@@ -3,8 +3,12 @@
 //!
 //! Values in reports are always from Black's point of view, whatever the engine's own convention.
 
+pub mod gtp;
+pub mod katago;
+pub mod pool;
 pub mod query;
 pub mod rollout;
+pub mod spec;
 
 pub use query::{Analysis, CancelToken, EngineError, MoveInfo, Query, Report, RootInfo};
 
