@@ -410,3 +410,40 @@ fn frame_160x48_help() {
     keys(&mut app, &["?"]);
     insta::assert_snapshot!(screen(&app));
 }
+
+#[test]
+fn frame_80x24_of_a_new_19x19_book() {
+    use crate::book::dag::BookMeta;
+    use crate::book::{CostParams, recompute_everything};
+    use crate::go::{BoardSize, Rules};
+    let mut book = Book::new(
+        BookMeta::new(BoardSize::square(19).unwrap(), Rules::japanese()),
+        CostParams::default(),
+    );
+    recompute_everything(&mut book);
+    let mut app = App::new();
+    update(
+        &mut app,
+        Action::Resize {
+            width: 80,
+            height: 24,
+        },
+    );
+    update(
+        &mut app,
+        Action::BookLoaded(Box::new(book_view(&book, "new-19x19"))),
+    );
+    keys(&mut app, &["l"]);
+    assert!(
+        app.status.text.contains("no book move here"),
+        "{}",
+        app.status.text
+    );
+    let text = screen(&app);
+    assert_eq!(text.lines().count(), 24);
+    assert!(
+        text.contains(" 1 └") && text.contains("19 ┌"),
+        "the whole board fits:\n{text}"
+    );
+    insta::assert_snapshot!(text);
+}
