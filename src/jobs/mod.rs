@@ -87,4 +87,9 @@ pub enum JobEvent {
     ExpansionIdle {
         reason: String,
     },
+    /// Something the user should know that belongs to no job (a mark the book refused).
+    Notice {
+        text: String,
+        is_error: bool,
+    },
 }

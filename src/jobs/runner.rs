@@ -126,6 +126,7 @@ impl Runner {
             kinds: HashMap::new(),
             next_id: 1,
             expansion: ExpansionMode::Stopped,
+            given_up: HashSet::new(),
         };
         tokio::spawn(scheduler.run(rx));
         Runner { tx }
@@ -177,6 +178,7 @@ struct Scheduler {
     kinds: HashMap<JobId, (JobKind, Priority)>,
     next_id: u32,
     expansion: ExpansionMode,
+    given_up: HashSet<ViewId>,
 }
 
 impl Scheduler {
@@ -200,7 +202,10 @@ impl Scheduler {
                     Some(request) => self.handle(request).await,
                 },
                 Some((id, outcome)) = done_rx.recv() => {
-                    self.running.remove(&id);
+                    let finished = self.running.remove(&id);
+                    if let (Some((JobKind::Expand { node, .. }, _)), Err(JobFailure::Failed(_))) = (&finished, &outcome) {
+                        self.given_up.insert(*node);
+                    }
                     let at_ms = self.now();
                     self.emit(match outcome {
                         Ok(summary) => JobEvent::Finished { id, at_ms, summary },
@@ -243,11 +248,13 @@ impl Scheduler {
                     tokio::task::spawn_blocking(move || set_marks(&shared, &line, &marks)).await;
                 match result {
                     Ok(Ok(events)) => events.into_iter().for_each(|e| self.emit(e)),
-                    Ok(Err(e)) => self.emit(JobEvent::ExpansionIdle {
-                        reason: format!("marks not saved: {e}"),
+                    Ok(Err(e)) => self.emit(JobEvent::Notice {
+                        text: format!("marks not saved: {e}"),
+                        is_error: true,
                     }),
-                    Err(e) => self.emit(JobEvent::ExpansionIdle {
-                        reason: format!("marks not saved: {e}"),
+                    Err(e) => self.emit(JobEvent::Notice {
+                        text: format!("marks not saved: {e}"),
+                        is_error: true,
                     }),
                 }
             }
@@ -311,7 +318,8 @@ impl Scheduler {
             if in_flight.len() < k {
                 let shared = Arc::clone(&self.shared);
                 let want = k - in_flight.len();
-                let exclude = in_flight.clone();
+                // Nodes whose expansion failed this run are not picked again (no retry loop).
+                let exclude: HashSet<ViewId> = in_flight.union(&self.given_up).copied().collect();
                 let picked =
                     tokio::task::spawn_blocking(move || pick_nodes(&shared, want, &exclude))
                         .await

@@ -602,6 +602,7 @@ fn on_job(app: &mut App, event: JobEvent) {
                 n.marks = marks;
             }
         }
+        JobEvent::Notice { text, is_error } => app.status = Status { text, is_error },
         JobEvent::ExpansionIdle { reason } => {
             app.expansion = Expansion::Stopped;
             info(app, format!("expansion stopped: {reason}"));
