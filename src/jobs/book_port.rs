@@ -222,7 +222,3 @@ impl NodeView {
         }
     }
 }
-
-/// A line of the book from the root: the moves as played on the board (root orientation).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub struct Line(pub Vec<Move>);
