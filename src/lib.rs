@@ -7,6 +7,7 @@ pub mod book;
 pub mod engine;
 pub mod go;
 pub mod jobs;
+pub mod nn;
 pub mod records;
 pub mod session;
 pub mod tui;

@@ -120,7 +120,7 @@ impl Default for CostParams {
 }
 
 /// Per-node cost bookkeeping, filled by [`recompute_node_cost`].
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct NodeCost {
     pub min_depth: u32,
     pub min_cost_from_root: f64,

@@ -8,9 +8,10 @@
 //! new generation the same way; a log whose generation differs from the snapshot's is already contained in
 //! it and is ignored. Format and reasons: `docs/book-format.md`.
 
-use super::cost::CostParams;
+use super::cost::{CostParams, NodeCost};
 use super::dag::{Book, BookMeta, Edge, Node, NodeId, ParentLink, SearchValues, SymmetrySet};
 use super::marks::Marks;
+use super::values::RecursiveValues;
 use crate::go::{BookHash, Color, Move, Point, Symmetry};
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
@@ -145,6 +146,18 @@ impl StoredNode {
     }
 }
 
+/// Bumped whenever the value backup or the cost model computes differently, so old caches are ignored.
+pub const DERIVED_VERSION: u32 = 1;
+
+/// Recomputable data of a node, cached in snapshots.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DerivedNode {
+    pub values: RecursiveValues,
+    pub cost: NodeCost,
+    /// (cost from root, biggest WL cost, is WL-PV) per edge, in edge order.
+    pub edges: Vec<(f64, f64, bool)>,
+}
+
 /// One record of a snapshot or a log.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Record {
@@ -159,6 +172,13 @@ pub enum Record {
     /// Marks set on nodes; empty marks remove them.
     Marks(Vec<(u32, Marks)>),
     Params(CostParams),
+    /// Values and costs of nodes as computed when the snapshot was written, so that loading need not
+    /// recompute the whole book. Ignored (and everything recomputed) when `version` is not
+    /// [`DERIVED_VERSION`] or the log changes the parameters.
+    Derived {
+        version: u32,
+        nodes: Vec<(u32, DerivedNode)>,
+    },
     /// Closes a snapshot: it must hold this many nodes.
     End {
         nodes: u64,
@@ -278,9 +298,45 @@ fn apply(book: &mut Book, record: Record) -> Result<(), String> {
             }
         }
         Record::Params(p) => book.params = p,
+        Record::Derived { .. } => return Err("cached values inside a log".into()),
         Record::End { .. } => return Err("an end record inside a log".into()),
     }
     Ok(())
+}
+
+/// The nodes a log record changes (for the incremental recompute after loading); true when it changes
+/// the cost parameters (then everything is recomputed).
+fn touched_by(record: &Record, out: &mut Vec<NodeId>) -> bool {
+    match record {
+        Record::Nodes(nodes) => out.extend(nodes.iter().map(|(id, _)| NodeId(*id))),
+        Record::Marks(marks) => out.extend(marks.iter().map(|(id, _)| NodeId(*id))),
+        Record::Params(_) => return true,
+        _ => {}
+    }
+    false
+}
+
+/// Installs cached values; returns how many nodes took them.
+fn apply_derived(book: &mut Book, nodes: Vec<(u32, DerivedNode)>) -> Result<usize, String> {
+    let mut count = 0;
+    for (id, d) in nodes {
+        let node = book
+            .get(NodeId(id))
+            .ok_or_else(|| format!("cached values for missing node {id}"))?;
+        if node.edges.len() != d.edges.len() {
+            return Err(format!("cached values of node {id} do not match its moves"));
+        }
+        let node = book.node_mut(NodeId(id));
+        node.values = d.values;
+        node.cost = d.cost;
+        for (e, (cost, big, pv)) in node.edges.iter_mut().zip(d.edges) {
+            e.cost_from_root = cost;
+            e.biggest_wl_cost = big;
+            e.is_wl_pv = pv;
+        }
+        count += 1;
+    }
+    Ok(count)
 }
 
 fn check_edges(book: &Book) -> Result<(), String> {
@@ -309,12 +365,40 @@ pub struct LoadReport {
     pub stale_log: bool,
     /// Where the valid log ends (appends continue here).
     valid_log_len: u64,
+    snapshot_nodes: usize,
+    cached_nodes: usize,
+    log_touched: Vec<NodeId>,
+    log_changes_params: bool,
+}
+
+impl LoadReport {
+    /// Whether the snapshot's cached values cover it and the log keeps the parameters.
+    fn cache_usable(&self) -> bool {
+        self.cached_nodes == self.snapshot_nodes && !self.log_changes_params
+    }
 }
 
 /// Loads a book (snapshot plus log) and recomputes its values and costs.
 pub fn load(path: &Path) -> Result<(Book, LoadReport), StoreError> {
     let (mut book, report) = load_without_recompute(path)?;
-    super::recompute_everything(&mut book);
+    if report.cache_usable() {
+        // Only what the log changed, and the nodes whose cost depends on the per-run re-expansion flag.
+        let limit = book.params.max_visits_for_re_expansion;
+        let mut touched = report.log_touched.clone();
+        touched.extend(
+            book.nodes()
+                .filter(|(_, n)| n.can_expand && n.values.visits <= limit)
+                .map(|(id, _)| id),
+        );
+        touched.retain(|id| id.index() < book.len());
+        touched.sort();
+        touched.dedup();
+        if !touched.is_empty() {
+            super::recompute_after_change(&mut book, &touched);
+        }
+    } else {
+        super::recompute_everything(&mut book);
+    }
     Ok((book, report))
 }
 
@@ -337,6 +421,7 @@ pub fn load_without_recompute(path: &Path) -> Result<(Book, LoadReport), StoreEr
     };
     let mut book: Option<Book> = None;
     let mut ended = false;
+    let mut cached = 0;
     let (_, end, problem) = read_records(&bytes, |r| match (r, book.as_mut()) {
         (
             Record::Meta {
@@ -362,6 +447,12 @@ pub fn load_without_recompute(path: &Path) -> Result<(Book, LoadReport), StoreEr
             ended = true;
             Ok(())
         }
+        (Record::Derived { version, nodes }, Some(b)) => {
+            if version == DERIVED_VERSION {
+                cached += apply_derived(b, nodes)?;
+            }
+            Ok(())
+        }
         (r, Some(b)) => apply(b, r),
     })
     .map_err(|detail| corrupt(0, detail))?;
@@ -376,6 +467,8 @@ pub fn load_without_recompute(path: &Path) -> Result<(Book, LoadReport), StoreEr
 
     let mut report = LoadReport {
         generation,
+        snapshot_nodes: book.len(),
+        cached_nodes: cached,
         ..LoadReport::default()
     };
     let lpath = log_path(path);
@@ -386,14 +479,16 @@ pub fn load_without_recompute(path: &Path) -> Result<(Book, LoadReport), StoreEr
                 report.stale_log = true;
             } else {
                 let lfile = lpath.display().to_string();
-                let (count, end, problem) =
-                    read_records(&log, |r| apply(&mut book, r)).map_err(|detail| {
-                        StoreError::Corrupt {
-                            file: lfile.clone(),
-                            offset: 0,
-                            detail,
-                        }
-                    })?;
+                let (touched, params) = (&mut report.log_touched, &mut report.log_changes_params);
+                let (count, end, problem) = read_records(&log, |r| {
+                    *params |= touched_by(&r, touched);
+                    apply(&mut book, r)
+                })
+                .map_err(|detail| StoreError::Corrupt {
+                    file: lfile.clone(),
+                    offset: 0,
+                    detail,
+                })?;
                 report.log_records = count;
                 report.torn_bytes = (log.len() - end) as u64;
                 report.torn_reason = problem;
@@ -451,6 +546,33 @@ pub fn snapshot_bytes(book: &Book, generation: u64) -> Result<Vec<u8>, StoreErro
             .map(|(id, n)| (id.0, StoredNode::from_node(n)))
             .collect();
         frame(&Record::Nodes(stored), &mut out)?;
+    }
+    for chunk in nodes.chunks(NODES_PER_RECORD) {
+        let derived = chunk
+            .iter()
+            .map(|(id, n)| {
+                let edges = n
+                    .edges
+                    .iter()
+                    .map(|e| (e.cost_from_root, e.biggest_wl_cost, e.is_wl_pv))
+                    .collect();
+                (
+                    id.0,
+                    DerivedNode {
+                        values: n.values,
+                        cost: n.cost,
+                        edges,
+                    },
+                )
+            })
+            .collect();
+        frame(
+            &Record::Derived {
+                version: DERIVED_VERSION,
+                nodes: derived,
+            },
+            &mut out,
+        )?;
     }
     let mut marks: Vec<(u32, Marks)> = book.marks.iter().map(|(id, m)| (id.0, *m)).collect();
     marks.sort_by_key(|m| m.0);
@@ -595,7 +717,17 @@ mod tests {
         assert_eq!(a.len(), b.len());
         for ((_, x), (_, y)) in a.nodes().zip(b.nodes()) {
             assert_eq!(StoredNode::from_node(x), StoredNode::from_node(y));
+            // Cached values plus the incremental update equal a full recompute.
             assert_eq!(x.values, y.values);
+            assert!(
+                (x.cost.total() - y.cost.total()).abs() < 1e-6,
+                "{:?} vs {:?}",
+                x.cost,
+                y.cost
+            );
+            for (a, b) in x.edges.iter().zip(y.edges.iter()) {
+                assert!((a.cost_from_root - b.cost_from_root).abs() < 1e-6);
+            }
         }
     }
 

@@ -12,7 +12,7 @@ use std::collections::HashSet;
 
 /// Values backed up from the whole subtree, White's point of view. KataGo also backs up a "final score"
 /// interval (mean ± errorFactor·stdev) that nothing reads; it is left out to keep big books small.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct RecursiveValues {
     pub win_loss: f64,
     pub score_mean: f64,

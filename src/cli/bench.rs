@@ -13,6 +13,10 @@ pub enum BenchCommand {
     Playouts(PlayoutArgs),
     /// Workbench speed: frame render time with a 1,000,000-node book, key-to-frame latency under load
     Ui(super::bench_ui::UiArgs),
+    /// Raw network evaluations per second, by batch size
+    Nn(super::bench_nn::NnBenchArgs),
+    /// Visits and network evaluations per second of the mcts engine
+    Search(super::bench_nn::SearchBenchArgs),
     /// A synthetic opening book: load time, memory per node and edge, backup + cost update per expansion
     Book(crate::cli::bench_book::BookBenchArgs),
     /// The rollout engine's search from the empty board: playouts per second through the tree
@@ -48,6 +52,8 @@ pub fn run(cmd: BenchCommand) -> Result<ExitCode> {
     match cmd {
         BenchCommand::Playouts(args) => playouts(args),
         BenchCommand::Ui(args) => super::bench_ui::run(args),
+        BenchCommand::Nn(args) => super::bench_nn::nn(args),
+        BenchCommand::Search(args) => super::bench_nn::search(args),
         BenchCommand::Book(args) => crate::cli::bench_book::run(args),
         BenchCommand::Rollout(args) => rollout(args),
     }

@@ -29,6 +29,8 @@ pub enum BookCommand {
     Export(ExportArgs),
     /// Check a book: every node's history rebuilds to its hash; optionally that listed hashes are present
     Verify(VerifyArgs),
+    /// Comment a game with the book: where it left the book, what the book prefers, what each move lost
+    Annotate(super::book_annotate::AnnotateArgs),
 }
 
 #[derive(Args)]
@@ -152,6 +154,7 @@ pub fn run(cmd: BookCommand) -> Result<ExitCode> {
         BookCommand::ImportKatabook(a) => import(a),
         BookCommand::Export(a) => export(a),
         BookCommand::Verify(a) => verify(a),
+        BookCommand::Annotate(a) => super::book_annotate::run(a),
     }
 }
 

@@ -3,8 +3,11 @@
 mod analyze;
 mod bench;
 mod bench_book;
+mod bench_nn;
 mod bench_ui;
 mod book;
+mod book_annotate;
+mod nn;
 mod position;
 mod records;
 mod replay;
@@ -43,6 +46,14 @@ enum Command {
     Open(workbench::OpenArgs),
     /// Play back a recorded workbench session, on screen or headless into text frames
     Replay(replay::ReplayArgs),
+    /// Networks: import KataGo models
+    #[command(subcommand)]
+    Model(nn::ModelCommand),
+    /// Networks: evaluate positions
+    #[command(subcommand)]
+    Nn(nn::NnCommand),
+    /// Install ONNX Runtime (the network runtime) into tengen's data directory
+    Setup(nn::SetupArgs),
     /// Books from game records: merge, trim, solution trees, MCST text
     #[command(subcommand)]
     Records(records::RecordsCommand),
@@ -56,6 +67,9 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Some(Command::Analyze(args)) => analyze::run(args),
         Some(Command::Match(args)) => versus::run(args),
         Some(Command::Bench(cmd)) => bench::run(cmd),
+        Some(Command::Model(cmd)) => nn::run_model(cmd),
+        Some(Command::Nn(cmd)) => nn::run_nn(cmd),
+        Some(Command::Setup(args)) => nn::run_setup(args),
         Some(Command::Records(cmd)) => records::run(cmd),
         Some(Command::Open(args)) => workbench::run(args),
         Some(Command::Replay(args)) => replay::run(args),

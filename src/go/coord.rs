@@ -188,10 +188,10 @@ impl Point {
             size,
         };
         let t = text.trim().to_ascii_uppercase();
-        let mut chars = t.bytes();
-        let col = chars.next().ok_or_else(bad)?;
+        let mut chars = t.chars();
+        let col = chars.next().filter(char::is_ascii).ok_or_else(bad)? as u8;
         let x = GTP_COLUMNS.iter().position(|&c| c == col).ok_or_else(bad)?;
-        let row: usize = t[1..].parse().map_err(|_| bad())?;
+        let row: usize = chars.as_str().parse().map_err(|_| bad())?;
         if row == 0 || row > size.height() || x >= size.width() {
             return Err(bad());
         }
@@ -299,6 +299,10 @@ mod tests {
         assert_eq!((p.x(), p.y()), (8, 9));
         assert_eq!(p.to_gtp(size), "J10");
         assert!(Point::parse_gtp("I5", size).is_err());
+        assert!(
+            Point::parse_gtp("é5", size).is_err(),
+            "a fuzz finding: multi-byte first characters"
+        );
         let small = BoardSize::new(7, 5).unwrap();
         assert_eq!(Point::parse_gtp("A1", small).unwrap(), Point::new(0, 4));
         assert!(Point::parse_gtp("A6", small).is_err());

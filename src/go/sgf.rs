@@ -77,7 +77,7 @@ pub enum Property {
     Size(BoardSize),
     Komi(f64),
     Rules(String),
-    /// Any other property, values kept as escaped text.
+    /// Any other property, with its values as text (unescaped).
     Other(String, Vec<String>),
 }
 
@@ -226,7 +226,7 @@ impl SgfGame {
     /// Writes the tree as SGF text, deterministically (properties in order, point lists sorted).
     pub fn to_sgf(&self) -> String {
         let mut out = String::from("(");
-        write_sequence(&self.root, self.size, &mut out);
+        write_sequence(&self.root, self.size, &mut out, "FF[4]GM[1]CA[UTF-8]");
         out.push_str(")\n");
         out
     }
@@ -263,20 +263,25 @@ fn with_setup_applied(game: &Game, node: &SgfNode, size: BoardSize) -> Game {
     Game::with_setup(size, game.rules(), setup)
 }
 
-fn write_sequence(node: &SgfNode, size: BoardSize, out: &mut String) {
+/// Writes a node and its descendants; `header` goes first in the first node (the root's file properties).
+fn write_sequence(node: &SgfNode, size: BoardSize, out: &mut String, header: &str) {
     let mut node = node;
+    out.push(';');
+    out.push_str(header);
     loop {
-        out.push(';');
         for p in &node.props {
             write_property(p, size, out);
         }
         match node.children.len() {
             0 => return,
-            1 => node = &node.children[0],
+            1 => {
+                node = &node.children[0];
+                out.push(';');
+            }
             _ => {
                 for child in &node.children {
                     out.push('(');
-                    write_sequence(child, size, out);
+                    write_sequence(child, size, out, "");
                     out.push(')');
                 }
                 return;
@@ -325,7 +330,9 @@ fn write_property(p: &Property, size: BoardSize, out: &mut String) {
         Property::Rules(r) => out.push_str(&format!("RU[{}]", escape(r))),
         Property::Other(id, values) => {
             out.push_str(id);
-            values.iter().for_each(|v| out.push_str(&format!("[{v}]")));
+            values
+                .iter()
+                .for_each(|v| out.push_str(&format!("[{}]", escape(v))));
         }
     }
     let _ = size;
@@ -335,7 +342,7 @@ fn escape(text: &str) -> String {
     text.replace('\\', "\\\\").replace(']', "\\]")
 }
 
-/// Removes SGF escapes and soft line breaks from raw text.
+/// Removes SGF escapes and soft line breaks from escaped text (as `sgf-parse`'s `Display` writes it).
 fn unescape(raw: &str) -> String {
     let mut out = String::with_capacity(raw.len());
     let mut chars = raw.chars().peekable();
@@ -463,6 +470,10 @@ fn convert(
     };
     let mut props = Vec::new();
     for prop in node.properties() {
+        // The file format, game and charset are tengen's to write (FF[4], GM[1], UTF-8): not kept.
+        if matches!(prop.identifier().as_str(), "FF" | "GM" | "CA") {
+            continue;
+        }
         let converted = match prop {
             Prop::B(m) => Property::Move(Color::Black, mv(m)?),
             Prop::W(m) => Property::Move(Color::White, mv(m)?),
@@ -473,7 +484,7 @@ fn convert(
                 sgf_parse::Color::Black => Color::Black,
                 sgf_parse::Color::White => Color::White,
             }),
-            Prop::C(t) => Property::Comment(unescape(&t.text)),
+            Prop::C(t) => Property::Comment(t.text.clone()),
             Prop::SQ(s) => Property::Markup(Markup::Square, points(s)?),
             Prop::TR(s) => Property::Markup(Markup::Triangle, points(s)?),
             Prop::MA(s) => Property::Markup(Markup::Cross, points(s)?),
@@ -481,14 +492,16 @@ fn convert(
             Prop::LB(labels) => {
                 let mut v = labels
                     .iter()
-                    .map(|(p, t)| Ok((point(p)?, unescape(&t.text))))
+                    .map(|(p, t)| Ok((point(p)?, t.text.clone())))
                     .collect::<Result<Vec<_>, SgfError>>()?;
                 v.sort_by_key(|(p, _)| *p);
                 Property::Labels(v)
             }
             Prop::SZ(_) => Property::Size(size),
             Prop::KM(k) => Property::Komi(*k),
-            Prop::RU(t) => Property::Rules(unescape(&t.text)),
+            Prop::RU(t) => Property::Rules(t.text.clone()),
+            // An identifier with no capital letters (FF[3] lower case) means nothing in FF[4]: dropped.
+            Prop::Unknown(id, _) | Prop::Invalid(id, _) if id.is_empty() => continue,
             Prop::Unknown(id, values) | Prop::Invalid(id, values) => {
                 Property::Other(id.clone(), values.clone())
             }
@@ -503,7 +516,8 @@ fn convert(
     Ok(SgfNode { props, children })
 }
 
-/// Keeps a property tengen does not interpret as its identifier and escaped values.
+/// Keeps a property tengen does not interpret as its identifier and values (unescaped, as the lexer
+/// gives every other value).
 fn other_property(prop: &Prop) -> Property {
     let id = prop.identifier();
     let text = prop.to_string();
@@ -514,7 +528,7 @@ fn other_property(prop: &Prop) -> Property {
     let mut values: Vec<String> = if inner.is_empty() {
         vec![String::new()]
     } else {
-        split_values(inner)
+        split_values(inner).iter().map(|v| unescape(v)).collect()
     };
     if matches!(id.as_str(), "AR" | "LN" | "DD" | "SL" | "TB" | "TW" | "VW") {
         values.sort();
@@ -649,6 +663,24 @@ mod tests {
         let again = parse(&written);
         assert_eq!(g, again);
         assert_eq!(written, again.to_sgf());
+    }
+
+    /// Found by the fuzz smoke test: values with `]` or `\\` must be escaped again when written, and a
+    /// lower-case FF[3] identifier (empty in FF[4]) must not swallow the next property's values.
+    #[test]
+    fn escapes_and_odd_identifiers_round_trip() {
+        let g = parse(
+            "(;GM[1]SZ[9]C[back\\\\slash \\] bracket]BM[3d\\]: x]PB[a\\:b]ab[cc]AW[dd];B[ee]LB[ee:x\\:y])",
+        );
+        assert_eq!(g.root.comment(), Some("back\\slash ] bracket"));
+        assert!(
+            g.root
+                .props
+                .iter()
+                .all(|p| !matches!(p, Property::Other(id, _) if id.is_empty()))
+        );
+        let again = parse(&g.to_sgf());
+        assert_eq!(again, g);
     }
 
     #[test]

@@ -112,10 +112,15 @@ impl Reader<'_> {
         }
     }
 
-    fn skip_space(&mut self) {
-        while self.text[self.pos..].starts_with(|c: char| c.is_whitespace()) {
-            self.pos += 1;
+    /// Advances past characters matching `keep` (by their UTF-8 length: the text need not be ASCII).
+    fn advance_while(&mut self, keep: impl Fn(char) -> bool) {
+        while let Some(c) = self.text[self.pos..].chars().next().filter(|&c| keep(c)) {
+            self.pos += c.len_utf8();
         }
+    }
+
+    fn skip_space(&mut self) {
+        self.advance_while(char::is_whitespace);
     }
 
     fn expect(&mut self, c: char) -> Result<(), McstError> {
@@ -131,11 +136,7 @@ impl Reader<'_> {
     fn token(&mut self) -> Result<&str, McstError> {
         self.skip_space();
         let start = self.pos;
-        while self.text[self.pos..]
-            .starts_with(|c: char| !c.is_whitespace() && c != '{' && c != '}')
-        {
-            self.pos += 1;
-        }
+        self.advance_while(|c| !c.is_whitespace() && c != '{' && c != '}');
         if start == self.pos {
             Err(self.error("expected a token"))
         } else {
@@ -156,10 +157,12 @@ impl Reader<'_> {
         let mv = if mv_text == "0" {
             None
         } else {
-            let (color, rest) = match mv_text.split_at(1) {
-                ("+", r) => (Color::Black, r),
-                ("-", r) => (Color::White, r),
-                _ => (Color::Black, mv_text.as_str()),
+            let (color, rest) = if let Some(r) = mv_text.strip_prefix('+') {
+                (Color::Black, r)
+            } else if let Some(r) = mv_text.strip_prefix('-') {
+                (Color::White, r)
+            } else {
+                (Color::Black, mv_text.as_str())
             };
             let m = Move::parse_gtp(rest, size).map_err(|e| at_start(e.to_string()))?;
             Some((color, m))

@@ -1,0 +1,291 @@
+//! `tengen bench nn` (raw network evaluations per second by batch size) and `tengen bench search`
+//! (visits and network evaluations per second of the `mcts` engine). Figures for the README, never
+//! assertions in tests.
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+use tengen::engine::mcts::{MctsEngine, SearchParams};
+use tengen::engine::{CancelToken, Query};
+use tengen::go::playout::{FastRng, random_move};
+use tengen::go::{BoardSize, Game, Komi, Move, Rules};
+use tengen::nn::{BatchOptions, Evaluator, Features, SessionOptions, encode};
+
+#[derive(Args)]
+pub struct NnBenchArgs {
+    /// The ONNX network
+    #[arg(long)]
+    model: PathBuf,
+    #[arg(long, default_value = "9x9")]
+    size: String,
+    /// Batch sizes to measure, comma-separated
+    #[arg(long, default_value = "1,8,32", value_delimiter = ',')]
+    batch: Vec<usize>,
+    /// ONNX Runtime intra-op threads
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Let idle ORT threads spin (off by default: it loses on small busy machines)
+    #[arg(long)]
+    spin: bool,
+    /// cpu, cuda or cuda:N
+    #[arg(long, default_value = "cpu")]
+    device: String,
+    /// Seconds per batch size
+    #[arg(long, default_value_t = 3.0)]
+    seconds: f64,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+pub struct SearchBenchArgs {
+    /// Engine spec: onnx:PATH
+    #[arg(long)]
+    engine: String,
+    #[arg(long, default_value = "9x9")]
+    size: String,
+    #[arg(long, default_value = "tromp-taylor")]
+    rules: String,
+    #[arg(long, allow_hyphen_values = true)]
+    komi: Option<f64>,
+    /// Moves in GTP form from the empty board
+    #[arg(long, default_value = "")]
+    moves: String,
+    #[arg(long, default_value_t = 2000)]
+    visits: u64,
+    /// Leaves per network call
+    #[arg(long, default_value_t = 8)]
+    batch: usize,
+    /// ONNX Runtime intra-op threads
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    #[arg(long)]
+    spin: bool,
+    /// Seconds of raw evaluation before and after the search, for the ratio (0: skip)
+    #[arg(long, default_value_t = 2.0)]
+    raw_seconds: f64,
+    #[arg(long)]
+    json: bool,
+}
+
+fn session(threads: usize, spin: bool, device: &str) -> Result<SessionOptions> {
+    Ok(SessionOptions {
+        intra_threads: threads.max(1),
+        spinning: spin,
+        device: tengen::nn::Device::parse(device).with_context(|| format!("--device {device}"))?,
+    })
+}
+
+/// Positions from random games of varied length, so that the features are not all alike.
+fn sample_positions(size: BoardSize, count: usize) -> Vec<Features> {
+    let mut rng = FastRng::new(7);
+    (0..count)
+        .map(|i| {
+            let mut game = Game::new(size, Rules::tromp_taylor());
+            for _ in 0..(i * 3) % (size.area() / 2).max(1) {
+                let Some(p) = random_move(game.board(), game.to_move(), &mut rng) else {
+                    break;
+                };
+                if game.play(Move::Play(p)).is_err() {
+                    break;
+                }
+            }
+            encode(&game)
+        })
+        .collect()
+}
+
+/// CPU seconds this process has used (user + system), from `/proc/self/stat` (Linux; 0 elsewhere).
+/// On a shared machine evaluations per CPU-second vary less than per wall second.
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // Fields after the command name (which is in parentheses and may contain spaces).
+    let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else {
+        return 0.0;
+    };
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the name; 100 ticks/s.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// Wall and CPU rates of a measured run.
+struct Rate {
+    per_sec: f64,
+    per_cpu_sec: f64,
+}
+
+/// Raw evaluations per second at one batch size, through the evaluator thread.
+fn raw_rate(
+    evaluator: &Evaluator,
+    positions: &[Features],
+    batch: usize,
+    seconds: f64,
+) -> Result<Rate> {
+    let batch = batch.max(1);
+    let group: Vec<Features> = positions.iter().cycle().take(batch).cloned().collect();
+    evaluator.evaluate_features(group.clone())?; // warm-up: ORT plans the shapes on the first run
+    let start = Instant::now();
+    let cpu_start = cpu_seconds();
+    let mut done = 0usize;
+    while start.elapsed() < Duration::from_secs_f64(seconds) {
+        evaluator.evaluate_features(group.clone())?;
+        done += batch;
+    }
+    let cpu = (cpu_seconds() - cpu_start).max(0.01);
+    Ok(Rate {
+        per_sec: done as f64 / start.elapsed().as_secs_f64(),
+        per_cpu_sec: done as f64 / cpu,
+    })
+}
+
+pub fn nn(args: NnBenchArgs) -> Result<ExitCode> {
+    let size = BoardSize::parse(&args.size)?;
+    let options = session(args.threads, args.spin, &args.device)?;
+    let positions = sample_positions(size, 64);
+    let mut results = Vec::new();
+    for &batch in &args.batch {
+        let evaluator = Evaluator::open(
+            &args.model,
+            &options,
+            BatchOptions {
+                max_batch: batch.max(1),
+                ..BatchOptions::default()
+            },
+        )?;
+        if let Some(reason) = evaluator.fallback() {
+            eprintln!("tengen: {reason}");
+        }
+        let rate = raw_rate(&evaluator, &positions, batch, args.seconds)?;
+        if !args.json {
+            println!(
+                "batch {batch:>3}: {:>8.1} evals/s, {:>8.1} evals per CPU-second",
+                rate.per_sec, rate.per_cpu_sec
+            );
+        }
+        results.push(serde_json::json!({
+            "batch": batch,
+            "evals_per_sec": rate.per_sec,
+            "evals_per_cpu_sec": rate.per_cpu_sec,
+        }));
+    }
+    if args.json {
+        let json = serde_json::json!({
+            "model": args.model.display().to_string(),
+            "size": size.to_string(),
+            "threads": args.threads,
+            "spinning": args.spin,
+            "results": results,
+        });
+        println!("{}", serde_json::to_string(&json)?);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn search(args: SearchBenchArgs) -> Result<ExitCode> {
+    let Some(model) = args.engine.strip_prefix("onnx:") else {
+        bail!(
+            "--engine {}: this bench measures network engines, give onnx:PATH",
+            args.engine
+        );
+    };
+    let size = BoardSize::parse(&args.size)?;
+    let mut rules = Rules::parse(&args.rules)?;
+    if let Some(k) = args.komi {
+        rules = rules.with_komi(Komi::from_f64(k)?);
+    }
+    let game = Game::from_gtp_moves(size, rules, &args.moves)?;
+    let options = session(args.threads, args.spin, "cpu")?;
+    let params = SearchParams {
+        batch_size: args.batch.max(1),
+        ..SearchParams::default()
+    };
+    let batch_options = BatchOptions {
+        max_batch: params.batch_size,
+        ..BatchOptions::default()
+    };
+    let model = tengen::nn::import::onnx_for(PathBuf::from(model).as_path())?;
+    let evaluator = Evaluator::open(&model, &options, batch_options)?;
+    let engine = MctsEngine::new(evaluator.clone(), params);
+
+    // The raw rate at the same batch size, measured in the same run before and after the search (the
+    // machine's load drifts), for the ratio.
+    let positions = sample_positions(size, 64);
+    let measure_raw = |evaluator: &Evaluator| -> Result<Option<Rate>> {
+        if args.raw_seconds <= 0.0 {
+            return Ok(None);
+        }
+        raw_rate(evaluator, &positions, params.batch_size, args.raw_seconds).map(Some)
+    };
+    let raw_before = measure_raw(&evaluator)?;
+
+    let query = Query::from_game(&game).with_visits(args.visits);
+    let before = evaluator.stats().positions.load(Ordering::Relaxed);
+    let start = Instant::now();
+    let cpu_start = cpu_seconds();
+    let report = engine.search(&query, &CancelToken::default(), None)?;
+    let secs = start.elapsed().as_secs_f64();
+    let cpu = (cpu_seconds() - cpu_start).max(0.01);
+    let evals = evaluator.stats().positions.load(Ordering::Relaxed) - before;
+    let visits_per_sec = report.root.visits as f64 / secs;
+    let visits_per_cpu_sec = report.root.visits as f64 / cpu;
+    let evals_per_sec = evals as f64 / secs;
+
+    let raw_after = measure_raw(&evaluator)?;
+    let (raw, raw_cpu) = match (raw_before, raw_after) {
+        (Some(a), Some(b)) => (
+            (a.per_sec + b.per_sec) / 2.0,
+            (a.per_cpu_sec + b.per_cpu_sec) / 2.0,
+        ),
+        _ => (f64::NAN, f64::NAN),
+    };
+    let best = report
+        .moves
+        .first()
+        .map(|m| m.mv.to_gtp(size))
+        .unwrap_or_default();
+    if args.json {
+        let json = serde_json::json!({
+            "size": size.to_string(),
+            "visits": report.root.visits,
+            "seconds": secs,
+            "visits_per_sec": visits_per_sec,
+            "nn_evals": evals,
+            "nn_evals_per_sec": evals_per_sec,
+            "visits_per_cpu_sec": visits_per_cpu_sec,
+            "raw_evals_per_sec_same_batch": raw,
+            "raw_evals_per_cpu_sec_same_batch": raw_cpu,
+            "visits_vs_raw": visits_per_sec / raw,
+            "visits_vs_raw_per_cpu_sec": visits_per_cpu_sec / raw_cpu,
+            "batch": params.batch_size,
+            "threads": args.threads,
+            "best_move": best,
+        });
+        println!("{}", serde_json::to_string(&json)?);
+    } else {
+        println!(
+            "{} visits in {secs:.2} s: {visits_per_sec:.1} visits/s ({visits_per_cpu_sec:.1} per CPU-second), \
+             {evals} network evaluations ({evals_per_sec:.1}/s); best {best}",
+            report.root.visits,
+        );
+        if !raw.is_nan() {
+            println!(
+                "raw rate at batch {}: {raw:.1}/s ({raw_cpu:.1} per CPU-second); search/raw {:.0}% wall, {:.0}% CPU",
+                params.batch_size,
+                100.0 * visits_per_sec / raw,
+                100.0 * visits_per_cpu_sec / raw_cpu
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

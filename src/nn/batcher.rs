@@ -1,0 +1,298 @@
+//! The evaluator: one thread per network that owns the ONNX Runtime session, gathers requests from every
+//! search into batches (up to a maximum size, or until a short deadline passes), runs them and answers
+//! each request on its own channel. Searches never touch the session, and nothing runs on tokio's workers.
+
+use super::features::{Features, GLOBAL_FEATURES, SPATIAL_PLANES};
+use super::import::names;
+use super::output::{NnEval, RawOutput, postprocess};
+use super::runtime::{Device, RuntimeError, SessionOptions, open_session};
+use crate::go::{BoardSize, Game};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant};
+
+/// How requests are grouped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BatchOptions {
+    pub max_batch: usize,
+    /// How long a partial batch waits for more requests.
+    pub deadline: Duration,
+}
+
+impl Default for BatchOptions {
+    fn default() -> Self {
+        BatchOptions {
+            max_batch: 16,
+            deadline: Duration::from_micros(300),
+        }
+    }
+}
+
+type Reply = Sender<Result<Vec<RawOutput>, RuntimeError>>;
+
+/// A group of positions sent together (one search's leaves); answered together.
+struct Request {
+    items: Vec<Features>,
+    reply: Reply,
+}
+
+/// A handle to the evaluator thread of one network; cheap to clone and share between searches.
+#[derive(Clone)]
+pub struct Evaluator {
+    requests: Sender<Request>,
+    model: Arc<PathBuf>,
+    device: Device,
+    fallback: Option<Arc<str>>,
+    stats: Arc<Stats>,
+}
+
+/// Counters for benchmarks and status lines.
+#[derive(Debug, Default)]
+pub struct Stats {
+    pub positions: AtomicU64,
+    pub batches: AtomicU64,
+}
+
+impl Evaluator {
+    /// Loads ONNX Runtime if needed, opens `model` on its own thread and returns once it is ready.
+    pub fn open(
+        model: &Path,
+        session: &SessionOptions,
+        batch: BatchOptions,
+    ) -> Result<Evaluator, RuntimeError> {
+        let (requests, incoming) = mpsc::channel::<Request>();
+        let (ready_tx, ready_rx) = mpsc::channel();
+        let path = model.to_path_buf();
+        let options = session.clone();
+        let stats = Arc::new(Stats::default());
+        let thread_stats = stats.clone();
+        std::thread::Builder::new()
+            .name("tengen-nn".into())
+            .spawn(move || match open_session(&path, &options) {
+                Ok(opened) => {
+                    let _ = ready_tx.send(Ok((opened.device, opened.fallback)));
+                    serve(opened.session, incoming, batch, &thread_stats);
+                }
+                Err(e) => {
+                    let _ = ready_tx.send(Err(e));
+                }
+            })
+            .map_err(|e| RuntimeError::Session {
+                path: model.to_path_buf(),
+                detail: e.to_string(),
+            })?;
+        let (device, fallback) = ready_rx.recv().map_err(|_| RuntimeError::Session {
+            path: model.to_path_buf(),
+            detail: "the evaluator thread stopped while opening the network".into(),
+        })??;
+        Ok(Evaluator {
+            requests,
+            model: Arc::new(model.to_path_buf()),
+            device,
+            fallback: fallback.map(Into::into),
+            stats,
+        })
+    }
+
+    pub fn model(&self) -> &Path {
+        &self.model
+    }
+
+    /// Where the network actually runs.
+    pub fn device(&self) -> Device {
+        self.device
+    }
+
+    /// Why the configured device was not used, if it was not.
+    pub fn fallback(&self) -> Option<&str> {
+        self.fallback.as_deref()
+    }
+
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// Queues several positions for evaluation and returns at once; [`Pending::wait`] gets the answers.
+    /// A search keeps two groups in flight this way, preparing one while the other runs.
+    pub fn submit(&self, items: Vec<Features>) -> Result<Pending, RuntimeError> {
+        let (reply, answer) = mpsc::channel();
+        if items.is_empty() {
+            let _ = reply.send(Ok(Vec::new()));
+            return Ok(Pending(answer));
+        }
+        self.requests
+            .send(Request { items, reply })
+            .map_err(|_| RuntimeError::Run("the evaluator thread has stopped".into()))?;
+        Ok(Pending(answer))
+    }
+
+    /// Evaluates several positions, blocking until all are done.
+    pub fn evaluate_features(&self, items: Vec<Features>) -> Result<Vec<RawOutput>, RuntimeError> {
+        self.submit(items)?.wait()
+    }
+
+    /// Evaluates one position and post-processes it.
+    pub fn evaluate(&self, game: &Game) -> Result<NnEval, RuntimeError> {
+        let raw = self.evaluate_features(vec![super::features::encode(game)])?;
+        let raw = raw
+            .into_iter()
+            .next()
+            .ok_or_else(|| RuntimeError::Run("no output".into()))?;
+        Ok(postprocess(game, &raw))
+    }
+}
+
+/// Answers to a submitted group, in the order submitted.
+pub struct Pending(Receiver<Result<Vec<RawOutput>, RuntimeError>>);
+
+impl Pending {
+    pub fn wait(self) -> Result<Vec<RawOutput>, RuntimeError> {
+        self.0
+            .recv()
+            .map_err(|_| RuntimeError::Run("the evaluator thread has stopped".into()))?
+    }
+}
+
+fn serve(
+    mut session: ort::session::Session,
+    incoming: Receiver<Request>,
+    options: BatchOptions,
+    stats: &Stats,
+) {
+    let max_batch = options.max_batch.max(1);
+    while let Ok(first) = incoming.recv() {
+        let mut pending = vec![first];
+        let mut count = pending[0].items.len();
+        let deadline = Instant::now() + options.deadline;
+        while count < max_batch {
+            let now = Instant::now();
+            let next = match incoming.try_recv() {
+                Ok(r) => Ok(r),
+                Err(_) if now >= deadline => break,
+                Err(_) => incoming.recv_timeout(deadline - now),
+            };
+            match next {
+                Ok(r) => {
+                    count += r.items.len();
+                    pending.push(r);
+                }
+                Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => break,
+            }
+        }
+        run_pending(&mut session, pending, max_batch, stats);
+    }
+}
+
+/// Runs every pending request, in batches of one board size and at most `max_batch` positions.
+fn run_pending(
+    session: &mut ort::session::Session,
+    pending: Vec<Request>,
+    max_batch: usize,
+    stats: &Stats,
+) {
+    let mut results: Vec<Vec<Option<Result<RawOutput, RuntimeError>>>> =
+        pending.iter().map(|r| vec![None; r.items.len()]).collect();
+    let mut queue: Vec<(usize, usize, &Features)> = pending
+        .iter()
+        .enumerate()
+        .flat_map(|(r, req)| req.items.iter().enumerate().map(move |(i, f)| (r, i, f)))
+        .collect();
+    while !queue.is_empty() {
+        let size = queue[0].2.size;
+        let (group, rest): (Vec<_>, Vec<_>) =
+            queue.into_iter().partition(|(_, _, f)| f.size == size);
+        queue = rest;
+        for chunk in group.chunks(max_batch) {
+            let features: Vec<&Features> = chunk.iter().map(|(_, _, f)| *f).collect();
+            let outcome = run_batch(session, size, &features);
+            stats.batches.fetch_add(1, Ordering::Relaxed);
+            stats
+                .positions
+                .fetch_add(chunk.len() as u64, Ordering::Relaxed);
+            match outcome {
+                Ok(outputs) => {
+                    for ((r, i, _), out) in chunk.iter().zip(outputs) {
+                        results[*r][*i] = Some(Ok(out));
+                    }
+                }
+                Err(e) => {
+                    for (r, i, _) in chunk {
+                        results[*r][*i] = Some(Err(e.clone()));
+                    }
+                }
+            }
+        }
+    }
+    for (request, answers) in pending.into_iter().zip(results) {
+        let answer: Result<Vec<RawOutput>, RuntimeError> = answers
+            .into_iter()
+            .map(|a| {
+                a.unwrap_or_else(|| Err(RuntimeError::Run("a position was not evaluated".into())))
+            })
+            .collect();
+        // A search that gave up waiting is not an error here.
+        let _ = request.reply.send(answer);
+    }
+}
+
+/// One `session.run` over positions of the same board size.
+pub fn run_batch(
+    session: &mut ort::session::Session,
+    size: BoardSize,
+    features: &[&Features],
+) -> Result<Vec<RawOutput>, RuntimeError> {
+    let n = features.len();
+    let (h, w) = (size.height(), size.width());
+    let area = h * w;
+    let mut spatial = Vec::with_capacity(n * SPATIAL_PLANES * area);
+    let mut global = Vec::with_capacity(n * GLOBAL_FEATURES);
+    for f in features {
+        spatial.extend_from_slice(&f.spatial);
+        global.extend_from_slice(&f.global);
+    }
+    let run_error = |e: ort::Error| RuntimeError::Run(e.to_string());
+    let spatial_tensor =
+        ort::value::TensorRef::from_array_view(([n, SPATIAL_PLANES, h, w], &spatial[..]))
+            .map_err(run_error)?;
+    let global_tensor = ort::value::TensorRef::from_array_view(([n, GLOBAL_FEATURES], &global[..]))
+        .map_err(run_error)?;
+    let outputs = session
+        .run(ort::inputs![names::SPATIAL => spatial_tensor, names::GLOBAL => global_tensor])
+        .map_err(run_error)?;
+    let extract = |name: &str, per_item: usize| -> Result<Vec<f32>, RuntimeError> {
+        let value = outputs.get(name).ok_or_else(|| {
+            RuntimeError::Run(format!(
+                "the network has no output `{name}`; re-import it with `tengen model import`"
+            ))
+        })?;
+        let (_, data) = value.try_extract_tensor::<f32>().map_err(run_error)?;
+        if data.len() != n * per_item {
+            return Err(RuntimeError::Run(format!(
+                "output `{name}` has {} values for {n} positions, expected {per_item} each",
+                data.len()
+            )));
+        }
+        Ok(data.to_vec())
+    };
+    let policy = extract(names::POLICY, area)?;
+    let pass = extract(names::POLICY_PASS, 1)?;
+    let value = extract(names::VALUE, 3)?;
+    let score = extract(names::SCORE, 4)?;
+    let ownership = extract(names::OWNERSHIP, area)?;
+    Ok((0..n)
+        .map(|i| RawOutput {
+            policy: policy[i * area..(i + 1) * area].to_vec(),
+            policy_pass: pass[i],
+            value: [value[i * 3], value[i * 3 + 1], value[i * 3 + 2]],
+            score: [
+                score[i * 4],
+                score[i * 4 + 1],
+                score[i * 4 + 2],
+                score[i * 4 + 3],
+            ],
+            ownership: ownership[i * area..(i + 1) * area].to_vec(),
+        })
+        .collect())
+}

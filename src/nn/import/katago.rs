@@ -1,0 +1,623 @@
+//! Reader for KataGo's `.bin.gz` network files (model version 8: the g170 and most 2020-2021 nets).
+//!
+//! The file is gzip over a stream of whitespace-separated ASCII tokens (names and shapes) interleaved
+//! with raw little-endian f32 blocks introduced by `@BIN@`. The layer grammar follows the order KataGo
+//! writes: header, trunk, policy head, value head. Every record keeps its file name so that errors and
+//! the generated ONNX graph can point at it.
+
+use flate2::read::GzDecoder;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// Model versions this reader understands, with the feature set they consume.
+pub const SUPPORTED_VERSIONS: &[u32] = &[8];
+
+#[derive(Debug, thiserror::Error)]
+pub enum ModelError {
+    #[error("cannot read {path}: {reason}")]
+    Io {
+        path: PathBuf,
+        reason: std::io::Error,
+    },
+    #[error(
+        "{path}: model version {version} is not supported yet (tengen reads versions {supported:?}; \
+         convert an older g170/kata1 net or open an issue with the file name)"
+    )]
+    UnsupportedVersion {
+        path: PathBuf,
+        version: u32,
+        supported: &'static [u32],
+    },
+    #[error("{path}: at byte {offset}: {message}")]
+    Format {
+        path: PathBuf,
+        offset: usize,
+        message: String,
+    },
+}
+
+/// A convolution, weights already in ONNX's OIHW order.
+#[derive(Debug, Clone)]
+pub struct Conv {
+    pub name: String,
+    pub kernel_y: usize,
+    pub kernel_x: usize,
+    pub in_channels: usize,
+    pub out_channels: usize,
+    pub dilation_y: usize,
+    pub dilation_x: usize,
+    pub weights_oihw: Vec<f32>,
+}
+
+/// A batch norm folded into a per-channel affine map `x * scale + bias`.
+#[derive(Debug, Clone)]
+pub struct Affine {
+    pub name: String,
+    pub scale: Vec<f32>,
+    pub bias: Vec<f32>,
+    /// Learned values in the file (scale and/or bias; the running statistics are not learned).
+    pub learned_parameters: usize,
+}
+
+/// A dense layer `y = x · W`, `W` stored `[in][out]` (out fastest), as ONNX `MatMul` wants it.
+#[derive(Debug, Clone)]
+pub struct MatMul {
+    pub name: String,
+    pub in_channels: usize,
+    pub out_channels: usize,
+    pub weights: Vec<f32>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Bias {
+    pub name: String,
+    pub values: Vec<f32>,
+}
+
+/// A residual block. Few per network, so the size difference between the kinds does not matter.
+#[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)]
+pub enum Block {
+    Ordinary {
+        name: String,
+        pre_norm: Affine,
+        regular_conv: Conv,
+        mid_norm: Affine,
+        final_conv: Conv,
+    },
+    GlobalPooling {
+        name: String,
+        pre_norm: Affine,
+        regular_conv: Conv,
+        gpool_conv: Conv,
+        gpool_norm: Affine,
+        gpool_to_bias: MatMul,
+        mid_norm: Affine,
+        final_conv: Conv,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub struct Trunk {
+    pub trunk_channels: usize,
+    pub initial_conv: Conv,
+    pub global_input: MatMul,
+    pub blocks: Vec<Block>,
+    pub tip_norm: Affine,
+}
+
+#[derive(Debug, Clone)]
+pub struct PolicyHead {
+    pub p1_conv: Conv,
+    pub g1_conv: Conv,
+    pub g1_norm: Affine,
+    pub gpool_to_bias: MatMul,
+    pub p1_norm: Affine,
+    pub p2_conv: Conv,
+    pub gpool_to_pass: MatMul,
+}
+
+#[derive(Debug, Clone)]
+pub struct ValueHead {
+    pub v1_conv: Conv,
+    pub v1_norm: Affine,
+    pub v2_mul: MatMul,
+    pub v2_bias: Bias,
+    pub v3_mul: MatMul,
+    pub v3_bias: Bias,
+    pub score_mul: MatMul,
+    pub score_bias: Bias,
+    pub ownership_conv: Conv,
+}
+
+/// A whole KataGo network as read from its file.
+#[derive(Debug, Clone)]
+pub struct KataModel {
+    pub name: String,
+    pub version: u32,
+    pub spatial_inputs: usize,
+    pub global_inputs: usize,
+    pub trunk: Trunk,
+    pub policy: PolicyHead,
+    pub value: ValueHead,
+}
+
+impl KataModel {
+    /// Reads a `.bin.gz` (or an already inflated `.bin`) model file.
+    pub fn read(path: &Path) -> Result<KataModel, ModelError> {
+        let io = |reason| ModelError::Io {
+            path: path.to_path_buf(),
+            reason,
+        };
+        let raw = std::fs::read(path).map_err(io)?;
+        let bytes = if raw.starts_with(&[0x1f, 0x8b]) {
+            let mut out = Vec::with_capacity(raw.len() * 2);
+            GzDecoder::new(&raw[..]).read_to_end(&mut out).map_err(io)?;
+            out
+        } else {
+            raw
+        };
+        let mut reader = Tokens {
+            path,
+            bytes: &bytes,
+            pos: 0,
+        };
+        let model = reader.model()?;
+        reader.expect_end()?;
+        Ok(model)
+    }
+
+    /// Number of learned parameters, counted as KataGo counts them (BN statistics excluded).
+    pub fn parameter_count(&self) -> usize {
+        let conv = |c: &Conv| c.weights_oihw.len();
+        let aff = |a: &Affine| a.learned_parameters;
+        let mm = |m: &MatMul| m.weights.len();
+        let mut n = conv(&self.trunk.initial_conv)
+            + mm(&self.trunk.global_input)
+            + aff(&self.trunk.tip_norm);
+        for block in &self.trunk.blocks {
+            n += match block {
+                Block::Ordinary {
+                    pre_norm,
+                    regular_conv,
+                    mid_norm,
+                    final_conv,
+                    ..
+                } => aff(pre_norm) + conv(regular_conv) + aff(mid_norm) + conv(final_conv),
+                Block::GlobalPooling {
+                    pre_norm,
+                    regular_conv,
+                    gpool_conv,
+                    gpool_norm,
+                    gpool_to_bias,
+                    mid_norm,
+                    final_conv,
+                    ..
+                } => {
+                    aff(pre_norm)
+                        + conv(regular_conv)
+                        + conv(gpool_conv)
+                        + aff(gpool_norm)
+                        + mm(gpool_to_bias)
+                        + aff(mid_norm)
+                        + conv(final_conv)
+                }
+            };
+        }
+        let p = &self.policy;
+        n += conv(&p.p1_conv)
+            + conv(&p.g1_conv)
+            + aff(&p.g1_norm)
+            + mm(&p.gpool_to_bias)
+            + aff(&p.p1_norm)
+            + conv(&p.p2_conv)
+            + mm(&p.gpool_to_pass);
+        let v = &self.value;
+        n += conv(&v.v1_conv)
+            + aff(&v.v1_norm)
+            + mm(&v.v2_mul)
+            + v.v2_bias.values.len()
+            + mm(&v.v3_mul)
+            + v.v3_bias.values.len()
+            + mm(&v.score_mul)
+            + v.score_bias.values.len()
+            + conv(&v.ownership_conv);
+        n
+    }
+}
+
+/// The token stream of an inflated model file.
+struct Tokens<'a> {
+    path: &'a Path,
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl Tokens<'_> {
+    fn error(&self, message: impl Into<String>) -> ModelError {
+        ModelError::Format {
+            path: self.path.to_path_buf(),
+            offset: self.pos,
+            message: message.into(),
+        }
+    }
+
+    fn skip_space(&mut self) {
+        while self.pos < self.bytes.len() && self.bytes[self.pos].is_ascii_whitespace() {
+            self.pos += 1;
+        }
+    }
+
+    fn word(&mut self, what: &str) -> Result<String, ModelError> {
+        self.skip_space();
+        let start = self.pos;
+        while self.pos < self.bytes.len() && !self.bytes[self.pos].is_ascii_whitespace() {
+            self.pos += 1;
+        }
+        if start == self.pos {
+            return Err(self.error(format!("the file ends where {what} was expected")));
+        }
+        String::from_utf8(self.bytes[start..self.pos].to_vec())
+            .map_err(|_| self.error(format!("{what} is not text")))
+    }
+
+    fn int(&mut self, what: &str) -> Result<usize, ModelError> {
+        let word = self.word(what)?;
+        word.parse().map_err(|_| {
+            self.error(format!(
+                "{what}: expected a non-negative integer, found `{word}`"
+            ))
+        })
+    }
+
+    fn float(&mut self, what: &str) -> Result<f32, ModelError> {
+        let word = self.word(what)?;
+        word.parse()
+            .map_err(|_| self.error(format!("{what}: expected a number, found `{word}`")))
+    }
+
+    fn flag(&mut self, what: &str) -> Result<bool, ModelError> {
+        match self.int(what)? {
+            0 => Ok(false),
+            1 => Ok(true),
+            other => Err(self.error(format!("{what}: expected 0 or 1, found {other}"))),
+        }
+    }
+
+    /// A `@BIN@` block of `count` little-endian floats.
+    fn floats(&mut self, count: usize, what: &str) -> Result<Vec<f32>, ModelError> {
+        self.skip_space();
+        if !self.bytes[self.pos..].starts_with(b"@BIN@") {
+            return Err(self.error(format!(
+                "{what}: expected a binary float block (`@BIN@`); text-float `.txt` models are not supported"
+            )));
+        }
+        self.pos += 5;
+        let end = self.pos + count * 4;
+        if end > self.bytes.len() {
+            return Err(self.error(format!(
+                "{what}: the file ends inside a block of {count} floats"
+            )));
+        }
+        let values: Vec<f32> = self.bytes[self.pos..end]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        if values.iter().any(|v| !v.is_finite()) {
+            return Err(self.error(format!("{what}: the weights contain NaN or infinity")));
+        }
+        self.pos = end;
+        Ok(values)
+    }
+
+    fn expect_end(&mut self) -> Result<(), ModelError> {
+        self.skip_space();
+        if self.pos != self.bytes.len() {
+            return Err(self.error("unexpected data after the value head"));
+        }
+        Ok(())
+    }
+
+    fn model(&mut self) -> Result<KataModel, ModelError> {
+        let name = self.word("the model name")?;
+        let version = self.int("the model version").map_err(|_| {
+            self.error(
+                "this is not a KataGo model file (a name, then the model version, is expected)",
+            )
+        })? as u32;
+        if !SUPPORTED_VERSIONS.contains(&version) {
+            return Err(ModelError::UnsupportedVersion {
+                path: self.path.to_path_buf(),
+                version,
+                supported: SUPPORTED_VERSIONS,
+            });
+        }
+        let spatial_inputs = self.int("the number of spatial inputs")?;
+        let global_inputs = self.int("the number of global inputs")?;
+        if (spatial_inputs, global_inputs) != (22, 19) {
+            return Err(self.error(format!(
+                "version 8 nets take 22 spatial and 19 global inputs, this one says {spatial_inputs} and {global_inputs}"
+            )));
+        }
+        let trunk = self.trunk(spatial_inputs, global_inputs)?;
+        let policy = self.policy_head(trunk.trunk_channels)?;
+        let value = self.value_head(trunk.trunk_channels)?;
+        Ok(KataModel {
+            name,
+            version,
+            spatial_inputs,
+            global_inputs,
+            trunk,
+            policy,
+            value,
+        })
+    }
+
+    fn conv(
+        &mut self,
+        in_expected: usize,
+        out_expected: Option<usize>,
+    ) -> Result<Conv, ModelError> {
+        let name = self.word("a convolution name")?;
+        let kernel_y = self.int(&name)?;
+        let kernel_x = self.int(&name)?;
+        let in_channels = self.int(&name)?;
+        let out_channels = self.int(&name)?;
+        let dilation_y = self.int(&name)?;
+        let dilation_x = self.int(&name)?;
+        if kernel_y % 2 == 0 || kernel_x % 2 == 0 {
+            return Err(self.error(format!("{name}: kernel {kernel_y}x{kernel_x} is not odd")));
+        }
+        self.check_channels(&name, in_channels, in_expected, out_channels, out_expected)?;
+        let hwio = self.floats(kernel_y * kernel_x * in_channels * out_channels, &name)?;
+        // The file is [y][x][in][out]; ONNX wants [out][in][y][x].
+        let mut weights_oihw = vec![0.0; hwio.len()];
+        for y in 0..kernel_y {
+            for x in 0..kernel_x {
+                for i in 0..in_channels {
+                    for o in 0..out_channels {
+                        let from = ((y * kernel_x + x) * in_channels + i) * out_channels + o;
+                        let to = ((o * in_channels + i) * kernel_y + y) * kernel_x + x;
+                        weights_oihw[to] = hwio[from];
+                    }
+                }
+            }
+        }
+        Ok(Conv {
+            name,
+            kernel_y,
+            kernel_x,
+            in_channels,
+            out_channels,
+            dilation_y,
+            dilation_x,
+            weights_oihw,
+        })
+    }
+
+    fn check_channels(
+        &self,
+        name: &str,
+        in_found: usize,
+        in_expected: usize,
+        out_found: usize,
+        out_expected: Option<usize>,
+    ) -> Result<(), ModelError> {
+        if in_found != in_expected || out_expected.is_some_and(|o| o != out_found) {
+            return Err(self.error(format!(
+                "{name}: shape {in_found}->{out_found} does not fit (expected {in_expected}->{})",
+                out_expected.map_or("?".to_string(), |o| o.to_string())
+            )));
+        }
+        Ok(())
+    }
+
+    /// A batch-norm record and the activation record after it (always ReLU in version 8).
+    fn norm_act(&mut self, channels: usize) -> Result<Affine, ModelError> {
+        let name = self.word("a batch-norm name")?;
+        let c = self.int(&name)?;
+        if c != channels {
+            return Err(self.error(format!("{name}: {c} channels, expected {channels}")));
+        }
+        let epsilon = self.float(&name)?;
+        let has_scale = self.flag(&name)?;
+        let has_bias = self.flag(&name)?;
+        let mean = self.floats(c, &name)?;
+        let variance = self.floats(c, &name)?;
+        let scale = if has_scale {
+            self.floats(c, &name)?
+        } else {
+            vec![1.0; c]
+        };
+        let bias = if has_bias {
+            self.floats(c, &name)?
+        } else {
+            vec![0.0; c]
+        };
+        let mut merged_scale = vec![0.0; c];
+        let mut merged_bias = vec![0.0; c];
+        for i in 0..c {
+            let s = scale[i] as f64 / (variance[i] as f64 + epsilon as f64).sqrt();
+            merged_scale[i] = s as f32;
+            merged_bias[i] = (bias[i] as f64 - s * mean[i] as f64) as f32;
+        }
+        self.word("an activation name")?;
+        let learned_parameters = c * (usize::from(has_scale) + usize::from(has_bias));
+        Ok(Affine {
+            name,
+            scale: merged_scale,
+            bias: merged_bias,
+            learned_parameters,
+        })
+    }
+
+    fn matmul(
+        &mut self,
+        in_expected: usize,
+        out_expected: Option<usize>,
+    ) -> Result<MatMul, ModelError> {
+        let name = self.word("a matmul name")?;
+        let in_channels = self.int(&name)?;
+        let out_channels = self.int(&name)?;
+        self.check_channels(&name, in_channels, in_expected, out_channels, out_expected)?;
+        let weights = self.floats(in_channels * out_channels, &name)?;
+        Ok(MatMul {
+            name,
+            in_channels,
+            out_channels,
+            weights,
+        })
+    }
+
+    fn bias(&mut self, channels: usize) -> Result<Bias, ModelError> {
+        let name = self.word("a bias name")?;
+        let c = self.int(&name)?;
+        if c != channels {
+            return Err(self.error(format!("{name}: {c} channels, expected {channels}")));
+        }
+        let values = self.floats(c, &name)?;
+        Ok(Bias { name, values })
+    }
+
+    fn trunk(&mut self, spatial: usize, global: usize) -> Result<Trunk, ModelError> {
+        self.word("the trunk name")?;
+        let num_blocks = self.int("the number of blocks")?;
+        let trunk_channels = self.int("the trunk width")?;
+        let mid_channels = self.int("the mid width")?;
+        let regular_channels = self.int("the regular width")?;
+        self.int("the dilated width")?;
+        let gpool_channels = self.int("the gpool width")?;
+        let initial_conv = self.conv(spatial, Some(trunk_channels))?;
+        let global_input = self.matmul(global, Some(trunk_channels))?;
+        let mut blocks = Vec::with_capacity(num_blocks);
+        for _ in 0..num_blocks {
+            let kind = self.word("a block kind")?;
+            let name = self.word("a block name")?;
+            blocks.push(match kind.as_str() {
+                "ordinary_block" => {
+                    let pre_norm = self.norm_act(trunk_channels)?;
+                    let regular_conv = self.conv(trunk_channels, Some(mid_channels))?;
+                    let mid_norm = self.norm_act(mid_channels)?;
+                    let final_conv = self.conv(mid_channels, Some(trunk_channels))?;
+                    Block::Ordinary {
+                        name,
+                        pre_norm,
+                        regular_conv,
+                        mid_norm,
+                        final_conv,
+                    }
+                }
+                "gpool_block" => {
+                    let pre_norm = self.norm_act(trunk_channels)?;
+                    let regular_conv = self.conv(trunk_channels, Some(regular_channels))?;
+                    let gpool_conv = self.conv(trunk_channels, Some(gpool_channels))?;
+                    let gpool_norm = self.norm_act(gpool_channels)?;
+                    let gpool_to_bias = self.matmul(3 * gpool_channels, Some(regular_channels))?;
+                    let mid_norm = self.norm_act(regular_channels)?;
+                    let final_conv = self.conv(regular_channels, Some(trunk_channels))?;
+                    Block::GlobalPooling {
+                        name,
+                        pre_norm,
+                        regular_conv,
+                        gpool_conv,
+                        gpool_norm,
+                        gpool_to_bias,
+                        mid_norm,
+                        final_conv,
+                    }
+                }
+                other => {
+                    return Err(self.error(format!(
+                        "block {name}: kind `{other}` does not exist in version 8 nets"
+                    )));
+                }
+            });
+        }
+        let tip_norm = self.norm_act(trunk_channels)?;
+        Ok(Trunk {
+            trunk_channels,
+            initial_conv,
+            global_input,
+            blocks,
+            tip_norm,
+        })
+    }
+
+    fn policy_head(&mut self, trunk: usize) -> Result<PolicyHead, ModelError> {
+        self.word("the policy head name")?;
+        let p1_conv = self.conv(trunk, None)?;
+        let p1 = p1_conv.out_channels;
+        let g1_conv = self.conv(trunk, None)?;
+        let g1 = g1_conv.out_channels;
+        let g1_norm = self.norm_act(g1)?;
+        let gpool_to_bias = self.matmul(3 * g1, Some(p1))?;
+        let p1_norm = self.norm_act(p1)?;
+        let p2_conv = self.conv(p1, Some(1))?;
+        let gpool_to_pass = self.matmul(3 * g1, Some(1))?;
+        Ok(PolicyHead {
+            p1_conv,
+            g1_conv,
+            g1_norm,
+            gpool_to_bias,
+            p1_norm,
+            p2_conv,
+            gpool_to_pass,
+        })
+    }
+
+    fn value_head(&mut self, trunk: usize) -> Result<ValueHead, ModelError> {
+        self.word("the value head name")?;
+        let v1_conv = self.conv(trunk, None)?;
+        let v1 = v1_conv.out_channels;
+        let v1_norm = self.norm_act(v1)?;
+        let v2_mul = self.matmul(3 * v1, None)?;
+        let v2 = v2_mul.out_channels;
+        let v2_bias = self.bias(v2)?;
+        self.word("the v2 activation name")?;
+        let v3_mul = self.matmul(v2, Some(3))?;
+        let v3_bias = self.bias(3)?;
+        let score_mul = self.matmul(v2, Some(4))?;
+        let score_bias = self.bias(4)?;
+        let ownership_conv = self.conv(v1, Some(1))?;
+        Ok(ValueHead {
+            v1_conv,
+            v1_norm,
+            v2_mul,
+            v2_bias,
+            v3_mul,
+            v3_bias,
+            score_mul,
+            score_bias,
+            ownership_conv,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MODEL: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/models/g170-b6c96-s175395328-d26788732.bin.gz"
+    );
+
+    #[test]
+    fn reads_the_shared_b6c96_to_its_end() {
+        let model = KataModel::read(Path::new(MODEL)).unwrap();
+        assert_eq!(model.name, "g170-b6c96-s175395328-d26788732");
+        assert_eq!(model.version, 8);
+        assert_eq!(model.trunk.blocks.len(), 6);
+        assert!(matches!(model.trunk.blocks[2], Block::GlobalPooling { .. }));
+        assert_eq!(model.parameter_count(), 1_027_911);
+    }
+
+    #[test]
+    fn names_unsupported_versions() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v14.bin");
+        std::fs::write(&path, b"somenet\n14\n22\n19\n").unwrap();
+        let err = KataModel::read(&path).unwrap_err().to_string();
+        assert!(err.contains("model version 14 is not supported"), "{err}");
+    }
+}
