@@ -2,6 +2,7 @@
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tengen::book::expand::{ExpandSettings, Progress, grow};
@@ -291,6 +292,7 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
     };
     let table = node_table(&book, view);
     let size = book.meta.size;
+    let mut text = String::new();
     if a.json {
         let moves: Vec<serde_json::Value> = table
             .rows
@@ -324,10 +326,10 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
             "marks": table.marks.map(|m| m.label()),
             "moves": moves,
         });
-        println!("{}", serde_json::to_string_pretty(&out)?);
-        return Ok(ExitCode::SUCCESS);
+        return emit(&format!("{}\n", serde_json::to_string_pretty(&out)?));
     }
-    println!(
+    let _ = writeln!(
+        text,
         "{} to play   hash {}",
         if table.to_move == tengen::go::Color::Black {
             "Black"
@@ -336,7 +338,8 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
         },
         table.hash
     );
-    println!(
+    let _ = writeln!(
+        text,
         "Black {:.1}% {:+.2}   visits {:.0} (adjusted {:.0})   path cost {:.3}   depth {}",
         table.black_winrate * 100.0,
         table.black_score,
@@ -345,7 +348,8 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
         table.path_cost,
         table.depth
     );
-    println!(
+    let _ = writeln!(
+        text,
         "{:>3}  {:<14} {:>6} {:>8} {:>7} {:>7} {:>7} {:>9} {:>9} {:>8}  marks",
         "#", "move", "BWin%", "BScore", "±Win%", "±Score", "Prior%", "Visits", "AVisits", "Cost",
     );
@@ -366,7 +370,8 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
                 format!("{:.*}", digits, x * scale)
             }
         };
-        println!(
+        let _ = writeln!(
+            text,
             "{:>3}  {:<14} {:>6.1} {:>+8.2} {:>7} {:>7} {:>7.2} {:>9.0} {:>9.0} {:>8.3}  {}",
             i + 1,
             name,
@@ -381,7 +386,16 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
             r.marks.map(|m| m.label()).unwrap_or_default()
         );
     }
-    Ok(ExitCode::SUCCESS)
+    emit(&text)
+}
+
+/// Prints, treating a closed pipe (`| head`) as the reader having seen enough.
+fn emit(text: &str) -> Result<ExitCode> {
+    use std::io::Write;
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(ExitCode::SUCCESS),
+    }
 }
 
 fn mark(a: MarkArgs) -> Result<ExitCode> {
