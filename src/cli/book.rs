@@ -28,6 +28,8 @@ pub enum BookCommand {
     ImportKatabook(ImportArgs),
     /// Export static HTML pages or an SGF of the book
     Export(ExportArgs),
+    /// Add every line of an SGF file to the book; new positions get a quick search each
+    ImportSgf(ImportSgfArgs),
     /// Check a book: every node's history rebuilds to its hash; optionally that listed hashes are present
     Verify(VerifyArgs),
 }
@@ -137,6 +139,21 @@ pub struct ExportArgs {
 }
 
 #[derive(Args)]
+pub struct ImportSgfArgs {
+    file: PathBuf,
+    /// The SGF whose lines (main line and variations) are added
+    #[arg(long)]
+    sgf: PathBuf,
+    #[arg(long, default_value = "rollout")]
+    engine: String,
+    /// Visits of the quick search of each new position
+    #[arg(long, default_value_t = 200)]
+    visits: u64,
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+}
+
+#[derive(Args)]
 pub struct VerifyArgs {
     file: PathBuf,
     /// A file of book hashes (one per line) that must all be in the book
@@ -152,6 +169,7 @@ pub fn run(cmd: BookCommand) -> Result<ExitCode> {
         BookCommand::Mark(a) => mark(a),
         BookCommand::ImportKatabook(a) => import(a),
         BookCommand::Export(a) => export(a),
+        BookCommand::ImportSgf(a) => import_sgf(a),
         BookCommand::Verify(a) => verify(a),
     }
 }
@@ -493,6 +511,39 @@ fn export(a: ExportArgs) -> Result<ExitCode> {
         std::fs::write(file, text).with_context(|| format!("writing {}", file.display()))?;
         println!("wrote {}", file.display());
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn import_sgf(a: ImportSgfArgs) -> Result<ExitCode> {
+    if a.engine != "rollout" {
+        bail!("unknown engine `{}`; available: rollout", a.engine);
+    }
+    let engine = RolloutEngine::new(a.threads);
+    let (mut store, mut book, _) = BookStore::open(&a.file)?;
+    let before = book.len();
+    let (new_nodes, touched) = tengen::book::interop::sgf::import_lines(&mut book, &a.sgf)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    let cancel = CancelToken::default();
+    runtime.block_on(tengen::book::expand::evaluate(
+        &mut book,
+        Some(&mut store),
+        &engine,
+        &new_nodes,
+        &touched,
+        a.visits,
+        &cancel,
+    ))?;
+    store.compact(&book)?;
+    println!(
+        "{}: {} new positions from {} ({} nodes now)",
+        a.file.display(),
+        book.len() - before,
+        a.sgf.display(),
+        book.len()
+    );
     Ok(ExitCode::SUCCESS)
 }
 
