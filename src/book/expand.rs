@@ -485,7 +485,7 @@ pub fn commit(
 /// and priors for the moves that lead to them; makes them durable and backs the book up.
 pub async fn evaluate(
     book: &mut Book,
-    mut store: Option<&mut BookStore>,
+    store: Option<&mut BookStore>,
     engine: &dyn Engine,
     nodes: &[NodeId],
     touched: &[NodeId],
@@ -534,7 +534,7 @@ pub async fn evaluate(
     changed.extend_from_slice(touched);
     changed.sort();
     changed.dedup();
-    if let Some(store) = store.as_deref_mut() {
+    if let Some(store) = store {
         store.append_nodes(book, &changed)?;
     }
     super::recompute_after_change(book, &changed);
