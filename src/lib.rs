@@ -7,5 +7,8 @@ pub mod book;
 pub mod endgame;
 pub mod engine;
 pub mod go;
+pub mod jobs;
 pub mod nn;
 pub mod records;
+pub mod session;
+pub mod tui;

@@ -120,6 +120,31 @@ fn a_book_grows_and_is_browsed_marked_verified_and_exported() {
 }
 
 #[test]
+fn sgf_lines_go_into_the_book_and_transpose() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = path(dir.path(), "b.tengenbook");
+    run(&["book", "new", "--size", "7x7", "--komi", "9", "-o", &book]);
+    let sgf = path(dir.path(), "lines.sgf");
+    // Two variations reaching one position in different orders, and a rotated copy of the first.
+    std::fs::write(
+        &sgf,
+        "(;GM[1]FF[4]SZ[7]KM[9](;B[dd];W[cc];B[ee];W[ce])(;B[ee];W[ce];B[dd];W[cc])(;B[dd];W[ec];B[ce];W[cc]))",
+    )
+    .unwrap();
+    let out = run(&["book", "import-sgf", &book, "--sgf", &sgf, "--visits", "50"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("new positions"));
+    let a = json(&["book", "show", &book, "--line", "D4 C5 E3 C3", "--json"]);
+    let b = json(&["book", "show", &book, "--line", "E3 C3 D4 C5", "--json"]);
+    assert_eq!(a["hash"], b["hash"]);
+    assert!(
+        a["visits"].as_f64().unwrap() >= 50.0,
+        "the new position was searched: {a}"
+    );
+    let verify = String::from_utf8_lossy(&run(&["book", "verify", &book]).stdout).to_string();
+    assert!(verify.contains("0 bad histories"), "{verify}");
+}
+
+#[test]
 fn katago_book_imports_and_shows_katagos_numbers() {
     let dir = tempfile::tempdir().unwrap();
     let book = path(dir.path(), "k.tengenbook");

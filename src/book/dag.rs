@@ -208,7 +208,7 @@ pub struct Book {
     pub(crate) nodes: Vec<Node>,
     /// Hash → id, keyed by 64 bits of the hash (12 bytes an entry instead of 36; a big book's index is a
     /// large share of its memory). The rare key collision goes to `index_overflow` with the full hash.
-    index: HashMap<u64, NodeId>,
+    index: HashMap<u64, NodeId, KeyIsHash>,
     index_overflow: HashMap<BookHash, NodeId>,
     pub marks: HashMap<NodeId, Marks>,
 }
@@ -222,7 +222,7 @@ impl Book {
             meta,
             params,
             nodes: Vec::new(),
-            index: HashMap::new(),
+            index: HashMap::default(),
             index_overflow: HashMap::new(),
             marks: HashMap::new(),
         };
@@ -245,7 +245,7 @@ impl Book {
             meta,
             params,
             nodes: Vec::with_capacity(capacity),
-            index: HashMap::with_capacity(capacity),
+            index: HashMap::with_capacity_and_hasher(capacity, KeyIsHash),
             index_overflow: HashMap::new(),
             marks: HashMap::new(),
         }
@@ -461,6 +461,35 @@ impl Book {
             });
         }
         Ok(game)
+    }
+}
+
+/// The index keys are already uniformly mixed hash bits: hashing them again (SipHash) only costs time.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct KeyIsHash;
+
+impl std::hash::BuildHasher for KeyIsHash {
+    type Hasher = KeyHasher;
+    fn build_hasher(&self) -> KeyHasher {
+        KeyHasher(0)
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u64` keys are hashed here; other input is folded in all the same.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
     }
 }
 

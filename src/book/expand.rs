@@ -481,6 +481,66 @@ pub fn commit(
     Ok(report)
 }
 
+/// Gives nodes added without a search (lines traced from SGF) their own values with a quick search each,
+/// and priors for the moves that lead to them; makes them durable and backs the book up.
+pub async fn evaluate(
+    book: &mut Book,
+    store: Option<&mut BookStore>,
+    engine: &dyn Engine,
+    nodes: &[NodeId],
+    touched: &[NodeId],
+    visits: u64,
+    cancel: &CancelToken,
+) -> Result<usize, ExpandError> {
+    let mut games = Vec::new();
+    for &id in nodes {
+        games.push((id, book.game_at(id)?));
+    }
+    let searches = games.iter().map(|(id, game)| async move {
+        if game.is_over() {
+            return Ok((*id, terminal_values(game, visits as f64), false));
+        }
+        let r = search(engine, game, &[], visits, id.0 as u64, cancel).await?;
+        Ok::<_, EngineError>((*id, report_values(&r, game, &[], r.policy.as_deref()), true))
+    });
+    let results = futures::future::join_all(searches).await;
+    let mut changed = Vec::new();
+    for r in results {
+        let (id, values, can_expand) = match r {
+            Ok(v) => v,
+            Err(EngineError::Cancelled) => continue,
+            Err(source) => {
+                return Err(ExpandError::Engine {
+                    hash: book.node(NodeId(0)).hash,
+                    source,
+                });
+            }
+        };
+        let node = book.node_mut(id);
+        node.not_in_book = values;
+        node.can_expand = can_expand;
+        changed.push(id);
+        changed.extend(book.node(id).parents.iter().map(|p| p.parent));
+    }
+    // Traced moves have no prior from a search of their parent: give each the parent's remaining policy
+    // share, as the uniform fallback KataGo would see for an unsearched move.
+    for &id in &changed {
+        let n = book.node(id).edges.len() as f32;
+        let node = book.node_mut(id);
+        for e in node.edges.iter_mut().filter(|e| e.prior == 0.0) {
+            e.prior = 1.0 / (n + 1.0);
+        }
+    }
+    changed.extend_from_slice(touched);
+    changed.sort();
+    changed.dedup();
+    if let Some(store) = store {
+        store.append_nodes(book, &changed)?;
+    }
+    super::recompute_after_change(book, &changed);
+    Ok(changed.len())
+}
+
 /// Progress of a growing run.
 #[derive(Debug, Clone)]
 pub enum Progress {

@@ -11,6 +11,8 @@ use tengen::go::{Board, BoardSize, Color};
 pub enum BenchCommand {
     /// Uniformly random playouts (no own-eye filling) to the end
     Playouts(PlayoutArgs),
+    /// Workbench speed: frame render time with a 1,000,000-node book, key-to-frame latency under load
+    Ui(super::bench_ui::UiArgs),
     /// Raw network evaluations per second, by batch size
     Nn(super::bench_nn::NnBenchArgs),
     /// Visits and network evaluations per second of the mcts engine
@@ -58,6 +60,7 @@ pub struct PlayoutArgs {
 pub fn run(cmd: BenchCommand) -> Result<ExitCode> {
     match cmd {
         BenchCommand::Playouts(args) => playouts(args),
+        BenchCommand::Ui(args) => super::bench_ui::run(args),
         BenchCommand::Nn(args) => super::bench_nn::nn(args),
         BenchCommand::Search(args) => super::bench_nn::search(args),
         BenchCommand::Book(args) => crate::cli::bench_book::run(args),

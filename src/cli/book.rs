@@ -2,6 +2,7 @@
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tengen::book::expand::{ExpandSettings, Progress, grow};
@@ -27,6 +28,8 @@ pub enum BookCommand {
     ImportKatabook(ImportArgs),
     /// Export static HTML pages or an SGF of the book
     Export(ExportArgs),
+    /// Add every line of an SGF file to the book; new positions get a quick search each
+    ImportSgf(ImportSgfArgs),
     /// Check a book: every node's history rebuilds to its hash; optionally that listed hashes are present
     Verify(VerifyArgs),
     /// Comment a game with the book: where it left the book, what the book prefers, what each move lost
@@ -138,6 +141,21 @@ pub struct ExportArgs {
 }
 
 #[derive(Args)]
+pub struct ImportSgfArgs {
+    file: PathBuf,
+    /// The SGF whose lines (main line and variations) are added
+    #[arg(long)]
+    sgf: PathBuf,
+    #[arg(long, default_value = "rollout")]
+    engine: String,
+    /// Visits of the quick search of each new position
+    #[arg(long, default_value_t = 200)]
+    visits: u64,
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+}
+
+#[derive(Args)]
 pub struct VerifyArgs {
     file: PathBuf,
     /// A file of book hashes (one per line) that must all be in the book
@@ -153,6 +171,7 @@ pub fn run(cmd: BookCommand) -> Result<ExitCode> {
         BookCommand::Mark(a) => mark(a),
         BookCommand::ImportKatabook(a) => import(a),
         BookCommand::Export(a) => export(a),
+        BookCommand::ImportSgf(a) => import_sgf(a),
         BookCommand::Verify(a) => verify(a),
         BookCommand::Annotate(a) => super::book_annotate::run(a),
     }
@@ -294,6 +313,7 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
     };
     let table = node_table(&book, view);
     let size = book.meta.size;
+    let mut text = String::new();
     if a.json {
         let moves: Vec<serde_json::Value> = table
             .rows
@@ -327,10 +347,10 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
             "marks": table.marks.map(|m| m.label()),
             "moves": moves,
         });
-        println!("{}", serde_json::to_string_pretty(&out)?);
-        return Ok(ExitCode::SUCCESS);
+        return emit(&format!("{}\n", serde_json::to_string_pretty(&out)?));
     }
-    println!(
+    let _ = writeln!(
+        text,
         "{} to play   hash {}",
         if table.to_move == tengen::go::Color::Black {
             "Black"
@@ -339,7 +359,8 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
         },
         table.hash
     );
-    println!(
+    let _ = writeln!(
+        text,
         "Black {:.1}% {:+.2}   visits {:.0} (adjusted {:.0})   path cost {:.3}   depth {}",
         table.black_winrate * 100.0,
         table.black_score,
@@ -348,7 +369,8 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
         table.path_cost,
         table.depth
     );
-    println!(
+    let _ = writeln!(
+        text,
         "{:>3}  {:<14} {:>6} {:>8} {:>7} {:>7} {:>7} {:>9} {:>9} {:>8}  marks",
         "#", "move", "BWin%", "BScore", "±Win%", "±Score", "Prior%", "Visits", "AVisits", "Cost",
     );
@@ -369,7 +391,8 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
                 format!("{:.*}", digits, x * scale)
             }
         };
-        println!(
+        let _ = writeln!(
+            text,
             "{:>3}  {:<14} {:>6.1} {:>+8.2} {:>7} {:>7} {:>7.2} {:>9.0} {:>9.0} {:>8.3}  {}",
             i + 1,
             name,
@@ -384,7 +407,16 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
             r.marks.map(|m| m.label()).unwrap_or_default()
         );
     }
-    Ok(ExitCode::SUCCESS)
+    emit(&text)
+}
+
+/// Prints, treating a closed pipe (`| head`) as the reader having seen enough.
+fn emit(text: &str) -> Result<ExitCode> {
+    use std::io::Write;
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(ExitCode::SUCCESS),
+    }
 }
 
 fn mark(a: MarkArgs) -> Result<ExitCode> {
@@ -482,6 +514,39 @@ fn export(a: ExportArgs) -> Result<ExitCode> {
         std::fs::write(file, text).with_context(|| format!("writing {}", file.display()))?;
         println!("wrote {}", file.display());
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn import_sgf(a: ImportSgfArgs) -> Result<ExitCode> {
+    if a.engine != "rollout" {
+        bail!("unknown engine `{}`; available: rollout", a.engine);
+    }
+    let engine = RolloutEngine::new(a.threads);
+    let (mut store, mut book, _) = BookStore::open(&a.file)?;
+    let before = book.len();
+    let (new_nodes, touched) = tengen::book::interop::sgf::import_lines(&mut book, &a.sgf)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    let cancel = CancelToken::default();
+    runtime.block_on(tengen::book::expand::evaluate(
+        &mut book,
+        Some(&mut store),
+        &engine,
+        &new_nodes,
+        &touched,
+        a.visits,
+        &cancel,
+    ))?;
+    store.compact(&book)?;
+    println!(
+        "{}: {} new positions from {} ({} nodes now)",
+        a.file.display(),
+        book.len() - before,
+        a.sgf.display(),
+        book.len()
+    );
     Ok(ExitCode::SUCCESS)
 }
 

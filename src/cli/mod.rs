@@ -4,13 +4,16 @@ mod analyze;
 mod bench;
 mod bench_book;
 mod bench_nn;
+mod bench_ui;
 mod book;
 mod book_annotate;
 mod endgame;
 mod nn;
 mod position;
 mod records;
+mod replay;
 mod versus;
+mod workbench;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -40,6 +43,10 @@ enum Command {
     /// Measure speed: random playouts, and more as engines arrive
     #[command(subcommand)]
     Bench(bench::BenchCommand),
+    /// Open a book in the workbench (without a subcommand, `tengen` opens the default book)
+    Open(workbench::OpenArgs),
+    /// Play back a recorded workbench session, on screen or headless into text frames
+    Replay(replay::ReplayArgs),
     /// Networks: import KataGo models
     #[command(subcommand)]
     Model(nn::ModelCommand),
@@ -69,10 +76,8 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Some(Command::Setup(args)) => nn::run_setup(args),
         Some(Command::Records(cmd)) => records::run(cmd),
         Some(Command::Endgame(cmd)) => endgame::run(cmd),
-        None => {
-            use clap::CommandFactory;
-            Cli::command().print_help()?;
-            Ok(ExitCode::SUCCESS)
-        }
+        Some(Command::Open(args)) => workbench::run(args),
+        Some(Command::Replay(args)) => replay::run(args),
+        None => workbench::run(workbench::OpenArgs::default()),
     }
 }

@@ -127,3 +127,85 @@ fn subtree(
         }
     }
 }
+
+/// Why lines could not be taken from an SGF file.
+#[derive(Debug, thiserror::Error)]
+pub enum SgfImportError {
+    #[error("{0}")]
+    Sgf(#[from] crate::go::sgf::SgfError),
+    #[error("{file}: the game is {found}, the book is {expected}")]
+    Size {
+        file: String,
+        found: String,
+        expected: String,
+    },
+    #[error(transparent)]
+    Dag(#[from] DagError),
+}
+
+/// Adds every line of the SGF trees to the book, move by move from the root (in the file's orientation,
+/// transpositions and symmetric moves merged as usual). Returns the nodes that are new: they have no
+/// values yet and must be searched (see `expand::evaluate`), and every node the lines went through (to be
+/// written to the store). A line stops at its first move that is not legal here.
+pub fn import_lines(
+    book: &mut Book,
+    path: &std::path::Path,
+) -> Result<(Vec<crate::book::NodeId>, Vec<crate::book::NodeId>), SgfImportError> {
+    let games = crate::go::sgf::read_file(path)?;
+    let mut new_nodes = Vec::new();
+    let mut touched = Vec::new();
+    for sgf in &games {
+        if sgf.size != book.meta.size {
+            return Err(SgfImportError::Size {
+                file: path.display().to_string(),
+                found: sgf.size.to_string(),
+                expected: book.meta.size.to_string(),
+            });
+        }
+        let root = NodeView {
+            id: book.root(),
+            to_view: crate::go::Symmetry::IDENTITY,
+        };
+        walk(
+            book,
+            &sgf.root,
+            root,
+            book.meta.initial_game(),
+            &mut new_nodes,
+            &mut touched,
+        )?;
+    }
+    touched.sort();
+    touched.dedup();
+    Ok((new_nodes, touched))
+}
+
+fn walk(
+    book: &mut Book,
+    node: &crate::go::sgf::SgfNode,
+    mut view: NodeView,
+    mut game: crate::go::Game,
+    new_nodes: &mut Vec<crate::book::NodeId>,
+    touched: &mut Vec<crate::book::NodeId>,
+) -> Result<(), SgfImportError> {
+    if let Some((color, mv)) = node.get_move() {
+        if color != game.to_move() || game.clone().play(mv).is_err() {
+            return Ok(());
+        }
+        let size = book.meta.size;
+        let in_node = view.to_view.inverse().apply_move(size, mv);
+        let node_game = book.game_at(view.id)?;
+        let (child, is_new) =
+            crate::book::expand::add_move(book, view.id, &node_game, in_node, 0.0)?;
+        if is_new {
+            new_nodes.push(child);
+        }
+        touched.extend([view.id, child]);
+        let _ = game.play(mv);
+        view = book.follow(view, mv)?;
+    }
+    for child in &node.children {
+        walk(book, child, view, game.clone(), new_nodes, touched)?;
+    }
+    Ok(())
+}
