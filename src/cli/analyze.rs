@@ -8,22 +8,12 @@ use std::process::ExitCode;
 use std::time::Duration;
 use tengen::engine::spec::{self, SpecOptions};
 use tengen::engine::{Query, Report};
-use tengen::go::{BoardSize, Color, Game, Komi, Move, Rules};
+use tengen::go::{BoardSize, Color, Game, Move};
 
 #[derive(Args)]
 pub struct AnalyzeArgs {
-    /// Board size: 9, 9x9, 7x5
-    #[arg(long, default_value = "9x9")]
-    size: String,
-    /// Rules by KataGo's names: tromp-taylor, chinese, japanese, aga, new-zealand, …
-    #[arg(long, default_value = "tromp-taylor")]
-    rules: String,
-    /// Komi (default: the rules' usual komi)
-    #[arg(long, allow_hyphen_values = true)]
-    komi: Option<f64>,
-    /// Moves played from the empty board, alternately from Black, in GTP form: "D4 D5 pass"
-    #[arg(long, default_value = "")]
-    moves: String,
+    #[command(flatten)]
+    position: super::args::PositionSpec,
     /// Root moves the engine may not play: "C3 E5"
     #[arg(long, default_value = "")]
     avoid: String,
@@ -59,17 +49,8 @@ pub struct AnalyzeArgs {
 }
 
 /// The position the arguments describe.
-pub fn position(size: &str, rules: &str, komi: Option<f64>, moves: &str) -> Result<Game> {
-    let size = BoardSize::parse(size)?;
-    let mut rules = Rules::parse(rules)?;
-    if let Some(k) = komi {
-        rules = rules.with_komi(Komi::from_f64(k)?);
-    }
-    Ok(Game::from_gtp_moves(size, rules, moves)?)
-}
-
 pub fn run(args: AnalyzeArgs) -> Result<ExitCode> {
-    let game = position(&args.size, &args.rules, args.komi, &args.moves)?;
+    let game = args.position.game()?;
     let size = game.size();
     let avoid = Move::parse_list(&args.avoid, size).context("in --avoid")?;
     let opts = SpecOptions {

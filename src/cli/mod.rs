@@ -1,6 +1,7 @@
 //! Subcommands of the `tengen` binary. Each file parses its arguments into library calls and prints.
 
 mod analyze;
+mod args;
 mod bench;
 mod bench_book;
 mod bench_nn;
@@ -79,5 +80,15 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Some(Command::Open(args)) => workbench::run(args),
         Some(Command::Replay(args)) => replay::run(args),
         None => workbench::run(workbench::OpenArgs::default()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// clap checks argument definitions (unique names and groups, valid defaults) only when asked.
+    #[test]
+    fn every_subcommand_is_well_formed() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
     }
 }

@@ -45,7 +45,13 @@ struct Outcome {
 }
 
 pub fn run(args: MatchArgs) -> Result<ExitCode> {
-    let start_game = super::analyze::position(&args.size, &args.rules, Some(args.komi), "")?;
+    let position = super::args::PositionSpec {
+        size: args.size.clone(),
+        rules: args.rules.clone(),
+        komi: Some(args.komi),
+        moves: String::new(),
+    };
+    let start_game = position.game()?;
     let opts = SpecOptions {
         threads: args.threads,
         ..SpecOptions::default()
