@@ -282,7 +282,7 @@ impl Move {
     /// Pairs moves with colours, alternately from Black.
     pub fn alternating(moves: &[Move]) -> Vec<(Color, Move)> {
         let colour = |i: usize| {
-            if i % 2 == 0 {
+            if i.is_multiple_of(2) {
                 Color::Black
             } else {
                 Color::White
