@@ -11,12 +11,18 @@ use tengen::go::{Board, BoardSize, Color};
 pub enum BenchCommand {
     /// Uniformly random playouts (no own-eye filling) to the end
     Playouts(PlayoutArgs),
+    /// Workbench speed: frame render time with a 1,000,000-node book, key-to-frame latency under load
+    Ui(super::bench_ui::UiArgs),
     /// Raw network evaluations per second, by batch size
     Nn(super::bench_nn::NnBenchArgs),
     /// Visits and network evaluations per second of the mcts engine
     Search(super::bench_nn::SearchBenchArgs),
+    /// A synthetic opening book: load time, memory per node and edge, backup + cost update per expansion
+    Book(crate::cli::bench_book::BookBenchArgs),
     /// The rollout engine's search from the empty board: playouts per second through the tree
     Rollout(RolloutArgs),
+    /// The exact endgame solver's time against region size, over a folder of problems
+    Endgame(EndgameBenchArgs),
 }
 
 #[derive(Args)]
@@ -30,6 +36,13 @@ pub struct RolloutArgs {
     threads: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+}
+
+#[derive(Args)]
+pub struct EndgameBenchArgs {
+    /// Folder of endgame problems (SGF with SQ regions)
+    #[arg(default_value = "../shared/data/endgame-dev")]
+    dir: std::path::PathBuf,
 }
 
 #[derive(Args)]
@@ -47,10 +60,52 @@ pub struct PlayoutArgs {
 pub fn run(cmd: BenchCommand) -> Result<ExitCode> {
     match cmd {
         BenchCommand::Playouts(args) => playouts(args),
+        BenchCommand::Ui(args) => super::bench_ui::run(args),
         BenchCommand::Nn(args) => super::bench_nn::nn(args),
         BenchCommand::Search(args) => super::bench_nn::search(args),
+        BenchCommand::Book(args) => crate::cli::bench_book::run(args),
         BenchCommand::Rollout(args) => rollout(args),
+        BenchCommand::Endgame(args) => endgame(args),
     }
+}
+
+fn endgame(args: EndgameBenchArgs) -> Result<ExitCode> {
+    use std::collections::BTreeMap;
+    use tengen::endgame::problem::Problem;
+    use tengen::endgame::solver;
+    use tengen::go::Scoring;
+    let files = Problem::find_all(&args.dir)?;
+    // Per empty-point count: solved times in ms, positions searched, and how many gave up or were refused.
+    let mut by_size: BTreeMap<usize, (Vec<f64>, Vec<usize>, usize)> = BTreeMap::new();
+    for path in &files {
+        let problem = Problem::read(path)?;
+        let start = Instant::now();
+        let result = solver::solve(&problem.board, &problem.region, Scoring::Territory);
+        let ms = start.elapsed().as_secs_f64() * 1000.0;
+        let entry = by_size.entry(problem.empty_points()).or_default();
+        match result {
+            Ok(solution) => {
+                entry.0.push(ms);
+                entry.1.push(solution.positions);
+            }
+            Err(_) => entry.2 += 1,
+        }
+    }
+    println!(
+        "{:>6} {:>7} {:>12} {:>12} {:>14} {:>13}",
+        "empty", "solved", "median ms", "max ms", "max positions", "not solved"
+    );
+    for (empty, (mut times, positions, failed)) in by_size {
+        times.sort_by(f64::total_cmp);
+        let median = times.get(times.len() / 2).copied().unwrap_or(f64::NAN);
+        let max = times.last().copied().unwrap_or(f64::NAN);
+        let max_positions = positions.iter().max().copied().unwrap_or(0);
+        println!(
+            "{empty:>6} {:>7} {median:>12.1} {max:>12.1} {max_positions:>14} {failed:>13}",
+            times.len()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn playouts(args: PlayoutArgs) -> Result<ExitCode> {

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use tengen::engine::mcts::{MctsEngine, SearchParams};
 use tengen::engine::{CancelToken, Query};
 use tengen::go::playout::{FastRng, random_move};
-use tengen::go::{BoardSize, Game, Komi, Move, Rules};
+use tengen::go::{BoardSize, Game, Move, Rules};
 use tengen::nn::{BatchOptions, Evaluator, Features, SessionOptions, encode};
 
 #[derive(Args)]
@@ -45,15 +45,8 @@ pub struct SearchBenchArgs {
     /// Engine spec: onnx:PATH
     #[arg(long)]
     engine: String,
-    #[arg(long, default_value = "9x9")]
-    size: String,
-    #[arg(long, default_value = "tromp-taylor")]
-    rules: String,
-    #[arg(long, allow_hyphen_values = true)]
-    komi: Option<f64>,
-    /// Moves in GTP form from the empty board
-    #[arg(long, default_value = "")]
-    moves: String,
+    #[command(flatten)]
+    position: super::args::PositionSpec,
     #[arg(long, default_value_t = 2000)]
     visits: u64,
     /// Leaves per network call
@@ -199,12 +192,8 @@ pub fn search(args: SearchBenchArgs) -> Result<ExitCode> {
             args.engine
         );
     };
-    let size = BoardSize::parse(&args.size)?;
-    let mut rules = Rules::parse(&args.rules)?;
-    if let Some(k) = args.komi {
-        rules = rules.with_komi(Komi::from_f64(k)?);
-    }
-    let game = Game::from_gtp_moves(size, rules, &args.moves)?;
+    let game = args.position.game()?;
+    let size = game.size();
     let options = session(args.threads, args.spin, "cpu")?;
     let params = SearchParams {
         batch_size: args.batch.max(1),

@@ -5,7 +5,7 @@ use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tengen::go::{BoardSize, Game, Komi, Rules};
+use tengen::go::Game;
 use tengen::nn::runtime::{self, ORT_VERSION, RuntimeConfig};
 use tengen::nn::{BatchOptions, Evaluator, NnEval};
 
@@ -35,16 +35,8 @@ pub struct EvalArgs {
     /// The ONNX network (from `tengen model import`)
     #[arg(long)]
     model: PathBuf,
-    #[arg(long, default_value = "19")]
-    size: String,
-    #[arg(long, default_value = "tromp-taylor")]
-    rules: String,
-    /// Komi; the rules' default if absent
-    #[arg(long, allow_hyphen_values = true)]
-    komi: Option<f64>,
-    /// Moves in GTP form, played alternately from the empty board: "E5 C5"
-    #[arg(long, default_value = "")]
-    moves: String,
+    #[command(flatten)]
+    position: super::args::PositionSpec,
     /// cpu, cuda or cuda:N (overrides the config)
     #[arg(long)]
     device: Option<String>,
@@ -99,12 +91,7 @@ pub fn run_nn(cmd: NnCommand) -> Result<ExitCode> {
 }
 
 fn eval(args: EvalArgs) -> Result<ExitCode> {
-    let size = BoardSize::parse(&args.size)?;
-    let mut rules = Rules::parse(&args.rules)?;
-    if let Some(k) = args.komi {
-        rules = rules.with_komi(Komi::from_f64(k)?);
-    }
-    let game = Game::from_gtp_moves(size, rules, &args.moves)?;
+    let game = args.position.game()?;
     let options = session_options(args.device.as_deref())?;
     let evaluator = Evaluator::open(&args.model, &options, BatchOptions::default())?;
     if let Some(reason) = evaluator.fallback() {

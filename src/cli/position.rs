@@ -4,22 +4,12 @@ use anyhow::{Context, Result};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tengen::go::{BoardSize, Game, Komi, Rules, hash, score, sgf};
+use tengen::go::{Game, hash, score, sgf};
 
 #[derive(Args)]
 pub struct PositionArgs {
-    /// Board size: 9, 9x9, 7x5
-    #[arg(long, default_value = "19")]
-    size: String,
-    /// Rules: tromp-taylor, chinese, japanese, … or KataGo's compact form
-    #[arg(long, default_value = "tromp-taylor")]
-    rules: String,
-    /// Komi (an integer or half-integer); the rules' default if absent
-    #[arg(long, allow_hyphen_values = true)]
-    komi: Option<f64>,
-    /// Moves in GTP form, played alternately from the empty board: "E5 C5 D4"
-    #[arg(long, default_value = "")]
-    moves: String,
+    #[command(flatten)]
+    position: super::args::PositionSpec,
     /// Read the position from an SGF file instead (main line)
     #[arg(long, conflicts_with = "moves")]
     sgf: Option<PathBuf>,
@@ -35,16 +25,13 @@ pub struct PositionArgs {
 }
 
 fn load(args: &PositionArgs) -> Result<Game> {
-    let mut rules = Rules::parse(&args.rules)?;
-    if let Some(k) = args.komi {
-        rules = rules.with_komi(Komi::from_f64(k)?);
-    }
+    let rules = args.position.rules()?;
     if let Some(path) = &args.sgf {
         let games = sgf::read_file(path)?;
         let record = games
             .first()
             .with_context(|| format!("{}: no game in the file", path.display()))?;
-        let rules = if args.komi.is_some() {
+        let rules = if args.position.komi.is_some() {
             rules
         } else {
             record.rules_or(rules)
@@ -63,8 +50,7 @@ fn load(args: &PositionArgs) -> Result<Game> {
         }
         return Ok(record.replay(&nodes, rules, false, path)?);
     }
-    let size = BoardSize::parse(&args.size)?;
-    Ok(Game::from_gtp_moves(size, rules, &args.moves)?)
+    args.position.game()
 }
 
 pub fn run(args: PositionArgs) -> Result<ExitCode> {

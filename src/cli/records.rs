@@ -23,7 +23,7 @@ pub struct CoevolveArgs {
     log: PathBuf,
     #[arg(long, default_value_t = 100)]
     games: usize,
-    /// The engine that makes the moves the book does not ("mutations")
+    /// The engine that makes the moves the book does not ("mutations"): rollout, onnx:MODEL, katago, gtp…
     #[arg(long, default_value = "rollout")]
     engine: String,
     #[arg(long, default_value_t = 2000)]
@@ -241,10 +241,13 @@ fn coevolve(args: CoevolveArgs) -> Result<ExitCode> {
     if let Some(k) = args.komi {
         rules = rules.with_komi(tengen::go::Komi::from_f64(k)?);
     }
-    let engine: std::sync::Arc<dyn tengen::engine::Engine> = match args.engine.as_str() {
-        "rollout" => std::sync::Arc::new(tengen::engine::rollout::RolloutEngine::new(1)),
-        other => bail!("engine `{other}` is not available for coevolution yet (use rollout)"),
+    // Workers run concurrently: each search gets one thread.
+    let opts = tengen::engine::spec::SpecOptions {
+        threads: 1,
+        ..Default::default()
     };
+    let engine: std::sync::Arc<dyn tengen::engine::Engine> =
+        tengen::engine::spec::build(&args.engine, &opts)?.into();
     let config = CoevolveConfig {
         games: args.games,
         workers: args.workers,

@@ -3,9 +3,13 @@
 //!
 //! Values in reports are always from Black's point of view, whatever the engine's own convention.
 
+pub mod gtp;
+pub mod katago;
 pub mod mcts;
+pub mod pool;
 pub mod query;
 pub mod rollout;
+pub mod spec;
 
 pub use query::{Analysis, CancelToken, EngineError, MoveInfo, Query, Report, RootInfo};
 

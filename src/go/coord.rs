@@ -279,6 +279,22 @@ impl Move {
         }
     }
 
+    /// Pairs moves with colours, alternately from Black.
+    pub fn alternating(moves: &[Move]) -> Vec<(Color, Move)> {
+        let colour = |i: usize| {
+            if i.is_multiple_of(2) {
+                Color::Black
+            } else {
+                Color::White
+            }
+        };
+        moves
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| (colour(i), m))
+            .collect()
+    }
+
     /// Parses a whitespace- or comma-separated list of GTP moves.
     pub fn parse_list(text: &str, size: BoardSize) -> Result<Vec<Move>, CoordError> {
         text.split([' ', ',', '\t', '\n'])

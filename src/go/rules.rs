@@ -185,29 +185,8 @@ impl Rules {
         seen_any.then_some(rules)
     }
 
-    /// KataGo's compact form, as written into SGF `RU`.
-    pub fn to_compact(self) -> String {
-        let ko = match self.ko {
-            KoRule::Simple => "SIMPLE",
-            KoRule::Positional => "POSITIONAL",
-            KoRule::Situational => "SITUATIONAL",
-        };
-        let score = match self.scoring {
-            Scoring::Area => "AREA",
-            Scoring::Territory => "TERRITORY",
-        };
-        let tax = match self.tax {
-            Tax::None => "NONE",
-            Tax::Seki => "SEKI",
-            Tax::All => "ALL",
-        };
-        let sui = u8::from(self.multi_stone_suicide);
-        let button = if self.has_button { "button1" } else { "" };
-        format!("ko{ko}score{score}tax{tax}sui{sui}{button}")
-    }
-
-    /// The rules object of KataGo's analysis protocol.
-    pub fn to_katago_json(self) -> serde_json::Value {
+    /// KataGo's upper-case names of the ko rule, the scoring and the tax (as in its rules JSON).
+    fn katago_names(self) -> (&'static str, &'static str, &'static str) {
         let ko = match self.ko {
             KoRule::Simple => "SIMPLE",
             KoRule::Positional => "POSITIONAL",
@@ -222,6 +201,20 @@ impl Rules {
             Tax::Seki => "SEKI",
             Tax::All => "ALL",
         };
+        (ko, scoring, tax)
+    }
+
+    /// KataGo's compact form, as written into SGF `RU`.
+    pub fn to_compact(self) -> String {
+        let (ko, score, tax) = self.katago_names();
+        let sui = u8::from(self.multi_stone_suicide);
+        let button = if self.has_button { "button1" } else { "" };
+        format!("ko{ko}score{score}tax{tax}sui{sui}{button}")
+    }
+
+    /// The rules object of KataGo's analysis protocol.
+    pub fn to_katago_json(self) -> serde_json::Value {
+        let (ko, scoring, tax) = self.katago_names();
         serde_json::json!({
             "ko": ko, "scoring": scoring, "tax": tax, "suicide": self.multi_stone_suicide,
             "hasButton": self.has_button, "whiteHandicapBonus": "0", "friendlyPassOk": false,

@@ -494,7 +494,7 @@ fn convert(
                     .iter()
                     .map(|(p, t)| Ok((point(p)?, t.text.clone())))
                     .collect::<Result<Vec<_>, SgfError>>()?;
-                v.sort_by_key(|(p, _)| *p);
+                v.sort();
                 Property::Labels(v)
             }
             Prop::SZ(_) => Property::Size(size),

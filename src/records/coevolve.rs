@@ -120,7 +120,7 @@ impl Population {
                 )));
             }
             let moves = Move::parse_list(&logged.moves, size).map_err(|e| err(e.to_string()))?;
-            population.add(&alternate(&moves), outcome_of(&logged.winner));
+            population.add(&Move::alternating(&moves), outcome_of(&logged.winner));
         }
         Ok(population)
     }
@@ -177,23 +177,6 @@ impl Population {
             })?;
         best.mv.map(|(_, m)| sym.inverse().apply_move(self.size, m))
     }
-}
-
-fn alternate(moves: &[Move]) -> Vec<(Color, Move)> {
-    moves
-        .iter()
-        .enumerate()
-        .map(|(i, &m)| {
-            (
-                if i % 2 == 0 {
-                    Color::Black
-                } else {
-                    Color::White
-                },
-                m,
-            )
-        })
-        .collect()
 }
 
 fn outcome_of(winner: &str) -> Option<Outcome> {

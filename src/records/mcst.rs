@@ -228,18 +228,7 @@ mod tests {
     fn round_trips() {
         let size = BoardSize::square(9).unwrap();
         let mut t = RecordTree::new(size);
-        let game = |s: &str| {
-            let mut c = Color::Black;
-            Move::parse_list(s, size)
-                .unwrap()
-                .into_iter()
-                .map(|m| {
-                    let col = c;
-                    c = c.opponent();
-                    (col, m)
-                })
-                .collect::<Vec<_>>()
-        };
+        let game = |s: &str| Move::alternating(&Move::parse_list(s, size).unwrap());
         t.add_game(&game("E5 C3 pass"), Some(Outcome::BlackWin), 16);
         t.add_game(&game("E5 C3 G7"), Some(Outcome::Draw), 16);
         t.add_game(&game("E5 G3"), Some(Outcome::WhiteWin), 16);

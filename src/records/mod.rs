@@ -3,6 +3,7 @@
 //! `orient` brings games to a canonical orientation with the Go core's hashing, `tree` merges and trims
 //! them, `mcst` reads and writes the paper's text format, `collect` reads SGF files and folders.
 
+pub mod annotate;
 pub mod coevolve;
 pub mod collect;
 pub mod mcst;

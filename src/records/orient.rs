@@ -47,16 +47,7 @@ mod tests {
     use super::*;
 
     fn moves(size: BoardSize, text: &str) -> Vec<(Color, Move)> {
-        let mut color = Color::Black;
-        Move::parse_list(text, size)
-            .unwrap()
-            .into_iter()
-            .map(|m| {
-                let c = color;
-                color = color.opponent();
-                (c, m)
-            })
-            .collect()
+        Move::alternating(&Move::parse_list(text, size).unwrap())
     }
 
     #[test]

@@ -104,9 +104,11 @@ impl RolloutEngine {
                             if budget.is_some_and(|b| tree.root_visits() >= b) {
                                 break;
                             }
-                            // Checking the clock and the flag every 16 iterations keeps them off the profile.
+                            // Checking the clock and the flags every 16 iterations keeps them off the profile; a dropped
+                            // analysis stops the search like a cancel.
                             if tree.root_visits().is_multiple_of(16)
                                 && (cancel.is_cancelled()
+                                    || progress.is_some_and(|tx| tx.is_closed())
                                     || deadline.is_some_and(|d| Instant::now() >= d))
                             {
                                 break;

@@ -37,7 +37,7 @@ impl Default for SearchParams {
             rave_equivalence: 2000.0,
             expand_after: 2,
             score_weight: 0.1,
-            max_nodes: 4_000_000,
+            max_nodes: 2_000_000,
         }
     }
 }
@@ -237,8 +237,8 @@ impl Tree {
         self.back_up(black_score, board.size().area() as f64);
     }
 
-    /// Adds the legal children of `node`: every point the rules allow (own one-point eyes are left out
-    /// below the root, where filling one is never the only sensible move), and pass.
+    /// Adds the legal children of `node`: every point the rules allow except suicides (own one-point eyes
+    /// are left out below the root, where filling one is never the only sensible move), and pass.
     fn expand(&mut self, node: usize, board: &Board, color: Color, path_keys: &[u128]) {
         let is_root = node == 0;
         let rules = self.root.rules;
@@ -251,7 +251,9 @@ impl Tree {
             .collect();
         candidates.sort_unstable();
         for p in candidates {
-            if board.check(color, p, rules.multi_stone_suicide).is_err() {
+            // Suicide (legal under Tromp-Taylor for several stones) is never searched: it only gives the
+            // opponent points, and engines such as GNU Go refuse it.
+            if board.check(color, p, false).is_err() {
                 continue;
             }
             if !is_root && board.is_eye(color, p) {
@@ -269,6 +271,21 @@ impl Tree {
         if !(is_root && self.root.avoid.contains(&Move::Pass)) {
             self.nodes.push(Node::new(Move::Pass, color));
             count += 1;
+        }
+        if is_root && count == 0 && rules.multi_stone_suicide {
+            // Everything else is banned (a book asking about its last moves): the suicides the rules allow
+            // are the only legal moves left, so they are searched after all.
+            for &i in board.empty_points() {
+                let p = Point::from_index(i as usize);
+                let allowed = board.check(color, p, true).is_ok()
+                    && !self.root.avoid.contains(&Move::Play(p));
+                if allowed
+                    && !(rules.ko != KoRule::Simple && self.repeats(board, color, p, path_keys))
+                {
+                    self.nodes.push(Node::new(Move::Play(p), color));
+                    count += 1;
+                }
+            }
         }
         let n = &mut self.nodes[node];
         n.first_child = first;

@@ -1,0 +1,185 @@
+//! The cost model checked against the formulas of `facts/katago-book.md` §5, worked out by hand.
+use super::*;
+use crate::book::dag::{BookMeta, SearchValues};
+use crate::book::expand::add_move;
+use crate::book::recompute_everything;
+use crate::go::{BoardSize, Komi, Point, Rules};
+
+fn values(wl: f64, score: f64, max_policy: f64, visits: f64) -> SearchValues {
+    SearchValues {
+        win_loss: wl,
+        score_mean: score,
+        sharp_score: score,
+        win_loss_error: -1.0,
+        score_error: -1.0,
+        score_stdev: 5.0,
+        max_policy,
+        weight: visits,
+        visits,
+    }
+}
+
+fn close(a: f64, b: f64) {
+    assert!((a - b).abs() < 1e-9, "{a} vs {b}");
+}
+
+/// A root (Black to move) with two children whose values are set by hand, and every cost worked out
+/// from the formulas of `facts/katago-book.md` §5 with the 7x7 example parameters.
+#[test]
+fn costs_and_selection_match_the_formulas_by_hand() {
+    let rules = Rules::tromp_taylor().with_komi(Komi::from_f64(9.0).unwrap());
+    let mut book = Book::new(
+        BookMeta::new(BoardSize::square(7).unwrap(), rules),
+        CostParams::default(),
+    );
+    let root = book.root();
+    let game = book.meta.initial_game();
+    let (a, _) = add_move(&mut book, root, &game, Move::Play(Point::new(3, 3)), 0.6).unwrap();
+    let (b, _) = add_move(&mut book, root, &game, Move::Play(Point::new(2, 4)), 0.3).unwrap();
+    book.node_mut(root).not_in_book = values(0.2, 1.0, 0.1, 100.0);
+    book.node_mut(a).not_in_book = values(-0.1, -0.5, 0.5, 200.0);
+    book.node_mut(b).not_in_book = values(0.3, 2.0, 0.4, 100.0);
+    recompute_everything(&mut book);
+    let p = CostParams::default();
+
+    // Black minimises each statistic: the root's win/loss and score are child a's.
+    close(book.node(root).values.win_loss, -0.1);
+    close(book.node(root).values.score_lcb, -0.5);
+
+    // Edge a: no loss, highest prior, so only costPerMove and the log policy; then the WL-PV bonus.
+    // Priors are stored as f32.
+    let (pa, pb) = (0.6f32 as f64, 0.3f32 as f64);
+    let raw_a = p.cost_per_move - pa.ln() * p.cost_per_log_policy;
+    let tanh_a =
+        (0.99 * p.bonus_for_wlpv1 + 4.0 * (0.25f64 - 0.4 * 0.4) * p.bonus_for_wlpv2).tanh();
+    let edge_a = raw_a - raw_a * (1.0 - p.bonus_for_wlpv_final_prop) * tanh_a;
+    // Edge b: win/loss loss 0.4 (with cube and 7th power terms), 20% forgiven above the path's largest
+    // WL cost (0), score loss 2.5, and its own log policy (a has more prior but is better for Black).
+    let wl_b = 0.4 * p.cost_per_ucb_win_loss_loss
+        + (0.3f64.powi(3) - (-0.1f64).powi(3)) * p.cost_per_ucb_win_loss_loss_pow3
+        + (0.3f64.powi(7) - (-0.1f64).powi(7)) * p.cost_per_ucb_win_loss_loss_pow7;
+    let wl_b = wl_b * (1.0 - p.bonus_for_biggest_wl_cost);
+    let edge_b =
+        p.cost_per_move + wl_b + 2.5 * p.cost_per_ucb_score_loss - pb.ln() * p.cost_per_log_policy;
+    // Expanding the root: loss 0.3 / score 1.5 for the remainder, its log policy boosted toward b's (b has
+    // more prior and worse utility for Black), and two moves already expanded.
+    let wl_x = (0.3 * p.cost_per_ucb_win_loss_loss
+        + (0.2f64.powi(3) - (-0.1f64).powi(3)) * p.cost_per_ucb_win_loss_loss_pow3
+        + (0.2f64.powi(7) - (-0.1f64).powi(7)) * p.cost_per_ucb_win_loss_loss_pow7)
+        * (1.0 - p.bonus_for_biggest_wl_cost);
+    let gain = 0.5 - 0.3; // utility of b minus the remainder's, for Black
+    let factor =
+        0.1 + 0.9 * (2.0 / (1.0 + (-gain / p.policy_boost_soft_utility_scale).exp()) - 1.0);
+    let boosted = 0.1f64.ln() + factor * (pb.ln() - 0.1f64.ln());
+    let expand_root = p.cost_per_move + wl_x + 1.5 * p.cost_per_ucb_score_loss
+        - boosted * p.cost_per_log_policy
+        + 2.0 * p.cost_per_moves_expanded
+        + 4.0 * p.cost_per_squared_moves_expanded;
+
+    let edge = |child: NodeId| {
+        book.node(root)
+            .edges
+            .iter()
+            .find(|e| e.child == child)
+            .unwrap()
+            .cost_from_root
+    };
+    close(edge(a), edge_a);
+    close(edge(b), edge_b);
+    close(book.node(root).cost.expansion_cost, expand_root);
+
+    // Leaves: path cost is the edge's; expansion is costPerMove plus the log policy, less the WL-PV bonus
+    // of an expansion that is its node's best option (scaled up by the path's distance from the WL-PV).
+    let leaf = |policy: f64, wl: f64, path: f64, path_wl_pv: f64| {
+        let x = p.cost_per_move - policy.ln() * p.cost_per_log_policy;
+        let f1 = 1.0 - wl * wl;
+        let f2 = 4.0 * (0.25 - (0.5 - wl.abs()).powi(2)).max(0.0);
+        let scale = x + (path - path_wl_pv).max(0.0) * p.bonus_for_wlpv_final_prop;
+        x - scale * (f1 * p.bonus_for_wlpv1 + f2 * p.bonus_for_wlpv2).tanh()
+    };
+    close(book.node(a).cost.min_cost_from_root, edge_a);
+    close(
+        book.node(a).cost.expansion_cost,
+        leaf(0.5, -0.1, edge_a, 0.0),
+    );
+    close(
+        book.node(b).cost.expansion_cost,
+        leaf(0.4, 0.3, edge_b, edge_b),
+    );
+
+    // Selection: a (cheap, on the WL-PV) before the root before b.
+    assert!(edge_a + leaf(0.5, -0.1, edge_a, 0.0) < expand_root && expand_root < edge_b);
+    assert_eq!(cheapest(&book, 3), vec![a, root, b]);
+    assert_eq!(cheapest(&book, 1), vec![a]);
+    assert_eq!(
+        (1..=6).map(|i| batch_size(i - 1, 64)).collect::<Vec<_>>(),
+        vec![1, 3, 5, 7, 9, 12]
+    );
+}
+
+#[test]
+fn marks_move_costs_as_katago_does() {
+    let rules = Rules::tromp_taylor().with_komi(Komi::from_f64(9.0).unwrap());
+    let mut book = Book::new(
+        BookMeta::new(BoardSize::square(7).unwrap(), rules),
+        CostParams::default(),
+    );
+    let root = book.root();
+    let game = book.meta.initial_game();
+    let (a, _) = add_move(&mut book, root, &game, Move::Play(Point::new(3, 3)), 0.6).unwrap();
+    book.node_mut(root).not_in_book = values(0.2, 1.0, 0.1, 100.0);
+    book.node_mut(a).not_in_book = values(-0.1, -0.5, 0.5, 200.0);
+    recompute_everything(&mut book);
+    let before = book.node(a).cost;
+    book.marks.insert(
+        a,
+        Marks {
+            bonus: 2.0,
+            ..Marks::default()
+        },
+    );
+    recompute_everything(&mut book);
+    close(
+        book.node(a).cost.min_cost_from_root,
+        before.min_cost_from_root - 2.0,
+    );
+    book.marks.insert(
+        a,
+        Marks {
+            expand: 0.5,
+            ..Marks::default()
+        },
+    );
+    recompute_everything(&mut book);
+    close(
+        book.node(a).cost.min_cost_from_root,
+        before.min_cost_from_root,
+    );
+    close(
+        book.node(a).cost.expansion_cost,
+        before.expansion_cost - 0.5,
+    );
+    book.marks.insert(
+        a,
+        Marks {
+            visits: 10_000.0,
+            ..Marks::default()
+        },
+    );
+    recompute_everything(&mut book);
+    close(
+        book.node(a).cost.min_cost_from_root,
+        before.min_cost_from_root - 500.0,
+    );
+    book.marks.insert(
+        root,
+        Marks {
+            branch: 3,
+            ..Marks::default()
+        },
+    );
+    book.marks.remove(&a);
+    let without = book.node(root).cost.expansion_cost;
+    recompute_everything(&mut book);
+    close(book.node(root).cost.expansion_cost, without - 700.0);
+}

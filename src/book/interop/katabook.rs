@@ -1,0 +1,584 @@
+//! Reads KataGo `.katabook` files (versions 1–3, `facts/katago-book.md` §9) into a tengen book.
+//!
+//! Node ids and each node's orientation are KataGo's; the structure is rebuilt by walking moves and
+//! symmetries from the root, which also gives every node tengen's own hash (so an imported book can be
+//! grown by tengen). KataGo's values "not in book" are taken as they are; recursive values and costs are
+//! recomputed, exactly as KataGo does when it loads a book.
+
+use crate::book::cost::CostParams;
+use crate::book::dag::{
+    Book, BookMeta, Edge, Node, NodeId, ParentLink, SearchValues, SymmetrySet, transform_game,
+};
+use crate::go::{
+    BoardSize, BookHash, Color, Game, KoRule, Komi, Move, Point, Rules, Scoring, Symmetry, Tax,
+};
+use serde_json::Value;
+use std::collections::VecDeque;
+use std::path::Path;
+
+#[derive(Debug, thiserror::Error)]
+pub enum KatabookError {
+    #[error("cannot read {file}: {source}")]
+    Io {
+        file: String,
+        source: std::io::Error,
+    },
+    #[error("{file}:{line}: {message}")]
+    Bad {
+        file: String,
+        line: usize,
+        message: String,
+    },
+}
+
+/// What the import found besides the book.
+#[derive(Debug, Clone, Default)]
+pub struct ImportReport {
+    pub version: u32,
+    /// KataGo's hash of each node, indexed by node id (the id is KataGo's too).
+    pub katago_hashes: Vec<BookHash>,
+    /// Nodes no walk from the root reached (kept, but without a tengen hash check).
+    pub unreachable: usize,
+    /// Nodes whose paths disagree about tengen's hash (KataGo merged what tengen would keep apart).
+    pub hash_conflicts: usize,
+}
+
+struct RawNode {
+    to_move: Color,
+    syms: Vec<Symmetry>,
+    values: SearchValues,
+    can_expand: bool,
+    moves: Vec<(Move, Symmetry, usize, f64)>,
+    parents: Vec<(usize, Move)>,
+}
+
+/// Reads a `.katabook` file.
+pub fn import(path: &Path) -> Result<(Book, ImportReport), KatabookError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| KatabookError::Io {
+        file: file.clone(),
+        source,
+    })?;
+    import_str(&text, &file)
+}
+
+/// Reads `.katabook` text; `file` names it in errors.
+pub fn import_str(text: &str, file: &str) -> Result<(Book, ImportReport), KatabookError> {
+    let bad = |line: usize, message: String| KatabookError::Bad {
+        file: file.to_string(),
+        line,
+        message,
+    };
+    let mut lines = text.lines().enumerate();
+    let (_, header_line) = lines
+        .next()
+        .ok_or_else(|| bad(1, "the file is empty".into()))?;
+    let header: Value = serde_json::from_str(header_line)
+        .map_err(|e| bad(1, format!("header is not JSON: {e}")))?;
+    let version = header["version"]
+        .as_u64()
+        .ok_or_else(|| bad(1, "no `version` in the header".into()))? as u32;
+    if !(1..=3).contains(&version) {
+        return Err(bad(
+            1,
+            format!("book version {version} is not supported (1..3 are)"),
+        ));
+    }
+    let meta = read_meta(&header).map_err(|m| bad(1, m))?;
+    let params = read_params(&header).map_err(|m| bad(1, m))?;
+    let size = meta.size;
+
+    let mut hashes: Vec<BookHash> = Vec::new();
+    if version >= 2 {
+        let (i, count_line) = lines
+            .next()
+            .ok_or_else(|| bad(2, "missing the node count".into()))?;
+        let count: usize = count_line
+            .trim()
+            .parse()
+            .map_err(|_| bad(i + 1, format!("`{count_line}` is not a node count")))?;
+        for _ in 0..count {
+            let (i, l) = lines
+                .next()
+                .ok_or_else(|| bad(i + 1, "the hash list ends early".into()))?;
+            hashes.push(l.trim().parse().map_err(|m: String| bad(i + 1, m))?);
+        }
+    }
+    let mut raw: Vec<Option<RawNode>> = (0..hashes.len()).map(|_| None).collect();
+    let mut v1_ids: std::collections::HashMap<BookHash, usize> = Default::default();
+    let mut v1_pending: Vec<(usize, Value)> = Vec::new();
+    for (i, l) in lines {
+        if l.trim().is_empty() {
+            break;
+        }
+        let data: Value = serde_json::from_str(l)
+            .map_err(|e| bad(i + 1, format!("node line is not JSON: {e}")))?;
+        if version >= 2 {
+            let id = data["id"]
+                .as_u64()
+                .ok_or_else(|| bad(i + 1, "node without `id`".into()))?
+                as usize;
+            if id >= raw.len() {
+                return Err(bad(
+                    i + 1,
+                    format!("node id {id} is beyond the {} hashes listed", raw.len()),
+                ));
+            }
+            raw[id] = Some(
+                read_node(&data, version, size, |x| x.as_u64().map(|v| v as usize))
+                    .map_err(|m| bad(i + 1, m))?,
+            );
+        } else {
+            let hash: BookHash = data["hash"]
+                .as_str()
+                .ok_or_else(|| bad(i + 1, "node without `hash`".into()))?
+                .parse()
+                .map_err(|m: String| bad(i + 1, m))?;
+            v1_ids.insert(hash, hashes.len());
+            hashes.push(hash);
+            raw.push(None);
+            v1_pending.push((i + 1, data));
+        }
+    }
+    for (line, data) in v1_pending {
+        let hash: BookHash = data["hash"]
+            .as_str()
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| bad(line, "bad hash".into()))?;
+        let id = v1_ids[&hash];
+        let lookup = |x: &Value| {
+            x.as_str()
+                .and_then(|s| s.parse::<BookHash>().ok())
+                .and_then(|h| v1_ids.get(&h).copied())
+        };
+        raw[id] = Some(read_node(&data, version, size, lookup).map_err(|m| bad(line, m))?);
+    }
+    let raw: Vec<RawNode> = raw
+        .into_iter()
+        .enumerate()
+        .map(|(i, n)| n.ok_or_else(|| bad(0, format!("node {i} is listed but has no data line"))))
+        .collect::<Result<_, _>>()?;
+    if raw.is_empty() {
+        return Err(bad(0, "the book has no nodes".into()));
+    }
+    for (i, n) in raw.iter().enumerate() {
+        for &(_, _, child, _) in &n.moves {
+            if child >= raw.len() {
+                return Err(bad(
+                    0,
+                    format!("node {i} has a move to node {child}, which does not exist"),
+                ));
+            }
+        }
+    }
+
+    // Walk from the root (node 0, the initial position) giving each node a concrete game in its own
+    // orientation, and from it tengen's hash.
+    let mut games: Vec<Option<Game>> = vec![None; raw.len()];
+    games[0] = Some(meta.initial_game());
+    let mut queue = VecDeque::from([0usize]);
+    let mut report = ImportReport {
+        version,
+        ..ImportReport::default()
+    };
+    let mut tengen: Vec<Option<(BookHash, Symmetry)>> = vec![None; raw.len()];
+    while let Some(id) = queue.pop_front() {
+        let game = games[id].clone().unwrap_or_else(|| meta.initial_game());
+        let canonical = crate::go::hash::canonical(&game, meta.rep_bound);
+        tengen[id] = Some((canonical.hash, canonical.to_canonical));
+        for &(mv, sym, child, _) in &raw[id].moves {
+            let mut next = game.clone();
+            // KataGo replays book moves tolerantly too.
+            let _ = next.play_tolerant(next.to_move(), mv);
+            let child_game = transform_game(&next, sym);
+            match &games[child] {
+                None => {
+                    games[child] = Some(child_game);
+                    queue.push_back(child);
+                }
+                Some(_) => {
+                    let other = crate::go::hash::canonical(&child_game, meta.rep_bound).hash;
+                    if tengen[child].is_some_and(|(h, _)| h != other) {
+                        report.hash_conflicts += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    let mut book = Book::empty(meta, params, raw.len());
+    for (id, n) in raw.iter().enumerate() {
+        let (hash, to_canonical) = match tengen[id] {
+            Some(t) => t,
+            None => {
+                report.unreachable += 1;
+                (hashes[id], Symmetry::IDENTITY)
+            }
+        };
+        // Two KataGo nodes tengen would merge keep KataGo's identity for the second one.
+        let hash = if book.find(&hash).is_some() {
+            hashes[id]
+        } else {
+            hash
+        };
+        let mut node = Node::new(
+            hash,
+            n.to_move,
+            SymmetrySet::from_slice(&n.syms),
+            to_canonical,
+        );
+        node.not_in_book = n.values;
+        node.can_expand = n.can_expand;
+        node.edges = n
+            .moves
+            .iter()
+            .map(|&(mv, to_child, child, prior)| Edge {
+                mv,
+                to_child,
+                child: NodeId(child as u32),
+                prior: prior as f32,
+                cost_from_root: 0.0,
+                biggest_wl_cost: 0.0,
+                is_wl_pv: false,
+            })
+            .collect();
+        node.parents = n
+            .parents
+            .iter()
+            .map(|&(p, mv)| ParentLink {
+                parent: NodeId(p as u32),
+                mv,
+            })
+            .collect();
+        book.push_node(node);
+    }
+    report.katago_hashes = hashes;
+    crate::book::recompute_everything(&mut book);
+    Ok((book, report))
+}
+
+fn read_node(
+    data: &Value,
+    version: u32,
+    size: BoardSize,
+    id_of: impl Fn(&Value) -> Option<usize>,
+) -> Result<RawNode, String> {
+    let short = version >= 2;
+    let key = |s: &'static str, l: &'static str| if short { s } else { l };
+    let num = |k: &str| {
+        data[k]
+            .as_f64()
+            .ok_or_else(|| format!("node without a number `{k}`"))
+    };
+    let to_move = match data["pla"].as_str() {
+        Some("B") | Some("Black") => Color::Black,
+        Some("W") | Some("White") => Color::White,
+        other => return Err(format!("bad player {other:?}")),
+    };
+    let syms = data[key("syms", "symmetries")]
+        .as_array()
+        .ok_or("node without symmetries")?
+        .iter()
+        .map(|s| {
+            s.as_u64()
+                .and_then(|v| Symmetry::from_id(v as u8))
+                .ok_or("bad symmetry")
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let values = SearchValues {
+        win_loss: num(key("wl", "winLossValue"))?,
+        score_mean: num(key("sM", "scoreMean"))?,
+        sharp_score: num(key("ssM", "sharpScoreMean"))?,
+        win_loss_error: num(key("wlE", "winLossError"))?,
+        score_error: num(key("sE", "scoreError"))?,
+        score_stdev: num(key("sStd", "scoreStdev"))?,
+        max_policy: num(key("maxP", "maxPolicy"))?,
+        weight: num(key("w", "weight"))?,
+        visits: num(key("v", "visits"))?,
+    };
+    // Version 1 books could wrongly record nodes as finished; KataGo forces them expandable.
+    let can_expand = if short {
+        data["cEx"].as_bool().ok_or("node without `cEx`")?
+    } else {
+        true
+    };
+    let parse_move = |v: &Value| -> Result<Move, String> {
+        let t = v.as_str().ok_or("move is not text")?;
+        Move::parse_gtp(t, size).map_err(|e| e.to_string())
+    };
+    let mut moves = Vec::new();
+    for m in data[key("mvs", "moves")]
+        .as_array()
+        .ok_or("node without moves")?
+    {
+        let mv = parse_move(&m[key("m", "move")])?;
+        let sym = m[key("sym", "symmetryToAlign")]
+            .as_u64()
+            .and_then(|v| Symmetry::from_id(v as u8))
+            .ok_or("bad move symmetry")?;
+        let child = id_of(&m[key("id", "hash")]).ok_or("move to an unknown node")?;
+        let prior = m[key("rP", "rawPolicy")]
+            .as_f64()
+            .ok_or("move without a prior")?;
+        moves.push((mv, sym, child, prior));
+    }
+    let mut parents = Vec::new();
+    for p in data[key("par", "parents")]
+        .as_array()
+        .ok_or("node without parents")?
+    {
+        let parent = id_of(&p[key("id", "hash")]).ok_or("parent is an unknown node")?;
+        parents.push((parent, parse_move(&p["loc"])?));
+    }
+    Ok(RawNode {
+        to_move,
+        syms,
+        values,
+        can_expand,
+        moves,
+        parents,
+    })
+}
+
+fn read_meta(header: &Value) -> Result<BookMeta, String> {
+    let board = &header["initialBoard"];
+    let w = board["xSize"].as_u64().ok_or("no initialBoard.xSize")? as usize;
+    let h = board["ySize"].as_u64().ok_or("no initialBoard.ySize")? as usize;
+    let size = BoardSize::new(w, h).map_err(|e| e.to_string())?;
+    let mut meta = BookMeta::new(size, read_rules(&header["initialRules"])?);
+    meta.rep_bound = header["repBound"].as_u64().ok_or("no repBound")? as usize;
+    meta.first_player = match header["initialPla"].as_str() {
+        Some("White") | Some("W") => Color::White,
+        _ => Color::Black,
+    };
+    if let Some(stones) = board["stones"].as_str() {
+        for (y, row) in stones.split('|').filter(|r| !r.is_empty()).enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                match c {
+                    'X' | 'x' => meta.setup_black.push(Point::new(x, y)),
+                    'O' | 'o' => meta.setup_white.push(Point::new(x, y)),
+                    _ => {}
+                }
+            }
+        }
+    }
+    Ok(meta)
+}
+
+fn read_rules(r: &Value) -> Result<Rules, String> {
+    let ko = match r["ko"].as_str() {
+        Some("SIMPLE") => KoRule::Simple,
+        Some("POSITIONAL") => KoRule::Positional,
+        Some("SITUATIONAL") => KoRule::Situational,
+        other => return Err(format!("unknown ko rule {other:?}")),
+    };
+    let scoring = match r["scoring"].as_str() {
+        Some("AREA") => Scoring::Area,
+        Some("TERRITORY") => Scoring::Territory,
+        other => return Err(format!("unknown scoring {other:?}")),
+    };
+    let tax = match r["tax"].as_str() {
+        Some("NONE") | None => Tax::None,
+        Some("SEKI") => Tax::Seki,
+        Some("ALL") => Tax::All,
+        other => return Err(format!("unknown tax {other:?}")),
+    };
+    let komi = Komi::from_f64(r["komi"].as_f64().ok_or("rules without komi")?)
+        .map_err(|e| e.to_string())?;
+    Ok(Rules {
+        ko,
+        scoring,
+        tax,
+        multi_stone_suicide: r["suicide"].as_bool().unwrap_or(false),
+        has_button: r["hasButton"].as_bool().unwrap_or(false),
+        komi,
+    })
+}
+
+/// Cost parameters as KataGo's loader reads them: required keys must be present, optional ones fall back
+/// to the loader's values (which differ from the config defaults for a few keys).
+fn read_params(header: &Value) -> Result<CostParams, String> {
+    const REQUIRED: [&str; 15] = [
+        "errorFactor",
+        "costPerMove",
+        "costPerUCBWinLossLoss",
+        "costPerUCBScoreLoss",
+        "costPerLogPolicy",
+        "costPerMovesExpanded",
+        "costPerSquaredMovesExpanded",
+        "costWhenPassFavored",
+        "bonusPerWinLossError",
+        "scoreLossCap",
+        "utilityPerScore",
+        "policyBoostSoftUtilityScale",
+        "utilityPerPolicyForSorting",
+        "repBound",
+        "initialSymmetry",
+    ];
+    for k in REQUIRED {
+        if header.get(k).is_none() {
+            return Err(format!("the header has no `{k}`"));
+        }
+    }
+    if header["initialSymmetry"].as_u64() != Some(0) {
+        return Err("initialSymmetry is not 0; such books are not supported".into());
+    }
+    let fallback: [(&str, f64); 15] = [
+        ("costPerUCBWinLossLossPow3", 0.0),
+        ("costPerUCBWinLossLossPow7", 0.0),
+        ("bonusPerScoreError", 0.0),
+        ("bonusPerSharpScoreDiscrepancy", 0.0),
+        ("bonusPerExcessUnexpandedPolicy", 0.0),
+        ("bonusPerUnexpandedBestWinLoss", 0.0),
+        ("bonusForWLPV1", 0.0),
+        ("bonusForWLPV2", 0.0),
+        ("bonusForWLPVFinalProp", 0.5),
+        ("bonusForBiggestWLCost", 0.0),
+        ("bonusBehindInVisitsScale", 0.0),
+        ("earlyBookCostReductionFactor", 0.0),
+        ("earlyBookCostReductionLambda", 0.0),
+        ("maxVisitsForReExpansion", 0.0),
+        ("visitsScale", 1.0),
+    ];
+    let mut obj = serde_json::Map::new();
+    for (k, v) in fallback {
+        obj.insert(k.to_string(), Value::from(v));
+    }
+    obj.insert("visitsScaleLeaves".into(), Value::from(1.0));
+    obj.insert("adjustedVisitsWLScale".into(), Value::from(0.05));
+    obj.insert("sharpScoreOutlierCap".into(), Value::from(10000.0));
+    if let Some(h) = header.as_object() {
+        for (k, v) in h {
+            if v.is_number() {
+                obj.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    serde_json::from_value(Value::Object(obj)).map_err(|e| format!("bad cost parameters: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::view::{node_table, view_of};
+
+    const BOOK: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/katabook/7x7-tt-k9-146.katabook"
+    );
+    const PAGES: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/katabook/7x7-tt-k9-146.pages.json"
+    );
+
+    /// Within the rounding of a number printed with `digits` decimals.
+    fn close(ours: f64, printed: f64, digits: i32) -> bool {
+        (ours - printed).abs() <= 0.5 * 10f64.powi(-digits) + 1e-9
+    }
+
+    #[test]
+    fn every_page_of_the_katago_book_matches() {
+        let (book, report) = import(Path::new(BOOK)).unwrap();
+        assert_eq!(book.len(), 146);
+        assert_eq!(book.edge_count(), 154);
+        assert_eq!(report.unreachable, 0);
+        assert_eq!(report.hash_conflicts, 0);
+        let pages: Value = serde_json::from_str(&std::fs::read_to_string(PAGES).unwrap()).unwrap();
+        let pages = pages["pages"].as_array().unwrap();
+        assert_eq!(pages.len(), 146);
+        let mut rows_checked = 0;
+        for page in pages {
+            let id = match page["hash"].as_str() {
+                None => book.root(),
+                Some(h) => {
+                    let h: BookHash = h.parse().unwrap();
+                    NodeId(report.katago_hashes.iter().position(|k| *k == h).unwrap() as u32)
+                }
+            };
+            let name = page["page"].as_str().unwrap();
+            let table = node_table(&book, view_of(id));
+            let expected = page["moves"].as_array().unwrap();
+            assert_eq!(table.rows.len(), expected.len(), "{name}: number of rows");
+            let to_move = if page["next_player"] == "B" {
+                Color::Black
+            } else {
+                Color::White
+            };
+            assert_eq!(table.to_move, to_move, "{name}");
+            for (i, (row, want)) in table.rows.iter().zip(expected).enumerate() {
+                let at = format!("{name} row {i}");
+                match want["move"].as_str() {
+                    Some("other") => assert!(row.is_other, "{at}: expected the other-moves row"),
+                    Some("pass") => assert_eq!(row.moves, vec![Move::Pass], "{at}"),
+                    _ => {
+                        let mut ours: Vec<(usize, usize)> = row
+                            .moves
+                            .iter()
+                            .filter_map(|m| m.point())
+                            .map(|p| (p.x(), p.y()))
+                            .collect();
+                        let mut theirs: Vec<(usize, usize)> = want["xy"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|xy| {
+                                (
+                                    xy[0].as_u64().unwrap() as usize,
+                                    xy[1].as_u64().unwrap() as usize,
+                                )
+                            })
+                            .collect();
+                        ours.sort();
+                        theirs.sort();
+                        assert_eq!(ours, theirs, "{at}: moves");
+                    }
+                }
+                let num = |k: &str| want[k].as_f64().unwrap();
+                assert!(
+                    close(row.prior, num("p"), 4),
+                    "{at}: prior {} vs {}",
+                    row.prior,
+                    num("p")
+                );
+                assert!(
+                    close(row.white_win_loss, num("wl"), 4),
+                    "{at}: wl {} vs {}",
+                    row.white_win_loss,
+                    num("wl")
+                );
+                assert!(
+                    close(row.white_score, num("ssM"), 2),
+                    "{at}: ssM {} vs {}",
+                    row.white_score,
+                    num("ssM")
+                );
+                assert!(close(row.win_loss_radius, num("wlRad"), 4), "{at}: wlRad");
+                assert!(close(row.score_radius, num("sRad"), 2), "{at}: sRad");
+                assert!(
+                    close(row.visits, num("v"), 0),
+                    "{at}: visits {} vs {}",
+                    row.visits,
+                    num("v")
+                );
+                assert!(
+                    close(row.adjusted_visits, num("av"), 0),
+                    "{at}: adjusted visits {} vs {}",
+                    row.adjusted_visits,
+                    num("av")
+                );
+                rows_checked += 1;
+            }
+        }
+        assert!(rows_checked > 146);
+    }
+
+    #[test]
+    fn a_book_with_a_missing_node_line_is_refused_with_its_place() {
+        let text = std::fs::read_to_string(BOOK).unwrap();
+        let cut: Vec<&str> = text.lines().take(150).collect();
+        let err = import_str(&cut.join("\n"), "cut.katabook")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("cut.katabook"), "{err}");
+    }
+}

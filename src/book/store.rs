@@ -1,0 +1,707 @@
+//! The book on disk, crash-safe: a snapshot file plus an append-only log beside it (`BOOK.log`).
+//!
+//! Both files are a fixed header (magic, format version, kind, generation) and then records, each one
+//! `length (u32 LE) | CRC-32 of the payload (u32 LE) | MessagePack payload`. An expansion is appended to
+//! the log and `fsync`ed before it is reported, so a `kill -9` loses at most the searches in flight. A torn
+//! or corrupted tail record fails its length or CRC check and is cut off, never loaded. Compaction writes a
+//! new snapshot to a temporary file, syncs it, renames it over the old one, then starts an empty log of the
+//! new generation the same way; a log whose generation differs from the snapshot's is already contained in
+//! it and is ignored. Format and reasons: `docs/book-format.md`.
+
+use super::cost::{CostParams, NodeCost};
+use super::dag::{Book, BookMeta, Edge, Node, NodeId, ParentLink, SearchValues, SymmetrySet};
+use super::marks::Marks;
+use super::values::RecursiveValues;
+use crate::go::{BookHash, Color, Move, Point, Symmetry};
+use serde::{Deserialize, Serialize};
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+pub const MAGIC: &[u8; 8] = b"TENGENBK";
+pub const FORMAT_VERSION: u32 = 1;
+const KIND_SNAPSHOT: u32 = 0;
+const KIND_LOG: u32 = 1;
+const HEADER_LEN: usize = 24;
+/// Larger records are refused as corrupt (no honest record comes near this).
+const MAX_RECORD: u32 = 1 << 30;
+const NODES_PER_RECORD: usize = 4096;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("{file}: {source}")]
+    Io {
+        file: String,
+        source: std::io::Error,
+    },
+    #[error(
+        "{file} is not a tengen book (no `TENGENBK` header); create one with `tengen book new`"
+    )]
+    NotABook { file: String },
+    #[error(
+        "{file} uses book format {found}, this tengen reads format {FORMAT_VERSION}; upgrade tengen"
+    )]
+    Version { file: String, found: u32 },
+    #[error("{file} is damaged at byte {offset}: {detail}; restore it from a backup")]
+    Corrupt {
+        file: String,
+        offset: u64,
+        detail: String,
+    },
+    #[error("{file} already exists; choose another name or delete it first")]
+    Exists { file: String },
+    #[error("{file} is being grown by another process; stop it first (or wait for it to finish)")]
+    Locked { file: String },
+    #[error("cannot encode a record: {0}")]
+    Encode(String),
+}
+
+/// A move as two bytes: the padded-grid point index, or `u16::MAX` for a pass.
+fn move_code(mv: Move) -> u16 {
+    match mv {
+        Move::Pass => u16::MAX,
+        Move::Play(p) => p.index() as u16,
+    }
+}
+
+fn move_from_code(code: u16) -> Move {
+    if code == u16::MAX {
+        Move::Pass
+    } else {
+        Move::Play(Point::from_index(code as usize))
+    }
+}
+
+/// A node as stored: what cannot be recomputed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StoredNode {
+    pub hash: BookHash,
+    pub to_move: Color,
+    pub self_symmetries: u8,
+    pub to_canonical: u8,
+    pub not_in_book: SearchValues,
+    pub can_expand: bool,
+    /// (move, symmetry to the child, child id, prior)
+    pub edges: Vec<(u16, u8, u32, f32)>,
+    /// (parent id, move in the parent)
+    pub parents: Vec<(u32, u16)>,
+}
+
+impl StoredNode {
+    pub fn from_node(node: &Node) -> StoredNode {
+        StoredNode {
+            hash: node.hash,
+            to_move: node.to_move,
+            self_symmetries: node.self_symmetries.0,
+            to_canonical: node.to_canonical.id(),
+            not_in_book: node.not_in_book,
+            can_expand: node.can_expand,
+            edges: node
+                .edges
+                .iter()
+                .map(|e| (move_code(e.mv), e.to_child.id(), e.child.0, e.prior))
+                .collect(),
+            parents: node
+                .parents
+                .iter()
+                .map(|p| (p.parent.0, move_code(p.mv)))
+                .collect(),
+        }
+    }
+
+    fn into_node(self) -> Result<Node, String> {
+        let sym = |id: u8| Symmetry::from_id(id).ok_or_else(|| format!("bad symmetry id {id}"));
+        let mut node = Node::new(
+            self.hash,
+            self.to_move,
+            SymmetrySet(self.self_symmetries),
+            sym(self.to_canonical)?,
+        );
+        node.not_in_book = self.not_in_book;
+        node.can_expand = self.can_expand;
+        node.edges = self
+            .edges
+            .into_iter()
+            .map(|(mv, s, child, prior)| {
+                Ok(Edge {
+                    mv: move_from_code(mv),
+                    to_child: sym(s)?,
+                    child: NodeId(child),
+                    prior,
+                    cost_from_root: 0.0,
+                    biggest_wl_cost: 0.0,
+                    is_wl_pv: false,
+                })
+            })
+            .collect::<Result<_, String>>()?;
+        node.parents = self
+            .parents
+            .into_iter()
+            .map(|(p, mv)| ParentLink {
+                parent: NodeId(p),
+                mv: move_from_code(mv),
+            })
+            .collect();
+        Ok(node)
+    }
+}
+
+/// Bumped whenever the value backup or the cost model computes differently, so old caches are ignored.
+pub const DERIVED_VERSION: u32 = 1;
+
+/// Recomputable data of a node, cached in snapshots.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DerivedNode {
+    pub values: RecursiveValues,
+    pub cost: NodeCost,
+    /// (cost from root, biggest WL cost, is WL-PV) per edge, in edge order.
+    pub edges: Vec<(f64, f64, bool)>,
+}
+
+/// One record of a snapshot or a log.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum Record {
+    Meta {
+        meta: BookMeta,
+        params: CostParams,
+        /// How many nodes the snapshot holds (to size the arena before reading them).
+        nodes: u64,
+    },
+    /// New or replaced nodes, by id (ids are dense: a new node has id = current node count).
+    Nodes(Vec<(u32, StoredNode)>),
+    /// Marks set on nodes; empty marks remove them.
+    Marks(Vec<(u32, Marks)>),
+    Params(CostParams),
+    /// Values and costs of nodes as computed when the snapshot was written, so that loading need not
+    /// recompute the whole book. Ignored (and everything recomputed) when `version` is not
+    /// [`DERIVED_VERSION`] or the log changes the parameters.
+    Derived {
+        version: u32,
+        nodes: Vec<(u32, DerivedNode)>,
+    },
+    /// Closes a snapshot: it must hold this many nodes.
+    End {
+        nodes: u64,
+    },
+}
+
+fn io_err(path: &Path) -> impl Fn(std::io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io {
+        file: path.display().to_string(),
+        source,
+    }
+}
+
+/// The log's path for a book file.
+pub fn log_path(path: &Path) -> PathBuf {
+    let mut p = path.as_os_str().to_owned();
+    p.push(".log");
+    PathBuf::from(p)
+}
+
+fn header(kind: u32, generation: u64) -> [u8; HEADER_LEN] {
+    let mut h = [0u8; HEADER_LEN];
+    h[..8].copy_from_slice(MAGIC);
+    h[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    h[12..16].copy_from_slice(&kind.to_le_bytes());
+    h[16..24].copy_from_slice(&generation.to_le_bytes());
+    h
+}
+
+fn frame(record: &Record, out: &mut Vec<u8>) -> Result<(), StoreError> {
+    let payload = rmp_serde::to_vec(record).map_err(|e| StoreError::Encode(e.to_string()))?;
+    out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+    out.extend_from_slice(&payload);
+    Ok(())
+}
+
+/// Reads the header; returns (kind, generation).
+fn read_header(bytes: &[u8], path: &Path) -> Result<(u32, u64), StoreError> {
+    let file = path.display().to_string();
+    if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
+        return Err(StoreError::NotABook { file });
+    }
+    let word = |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+    let version = word(8);
+    if version != FORMAT_VERSION {
+        return Err(StoreError::Version {
+            file,
+            found: version,
+        });
+    }
+    let mut g = [0u8; 8];
+    g.copy_from_slice(&bytes[16..24]);
+    Ok((word(12), u64::from_le_bytes(g)))
+}
+
+/// Decodes the records after the header one by one, handing each to `each` (so a large file never
+/// exists twice in memory). Stops at the first torn or corrupt record; returns how many records were
+/// read, the offset where the valid part ends, and why it stopped early (if it did). An error from `each`
+/// is returned as is.
+fn read_records(
+    bytes: &[u8],
+    mut each: impl FnMut(Record) -> Result<(), String>,
+) -> Result<(usize, usize, Option<String>), String> {
+    let mut count = 0;
+    let mut at = HEADER_LEN;
+    while at < bytes.len() {
+        if bytes.len() - at < 8 {
+            return Ok((count, at, Some("a record header is cut short".into())));
+        }
+        let len = u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+        let crc = u32::from_le_bytes([bytes[at + 4], bytes[at + 5], bytes[at + 6], bytes[at + 7]]);
+        if len > MAX_RECORD || bytes.len() - at - 8 < len as usize {
+            return Ok((
+                count,
+                at,
+                Some(format!("a record of {len} bytes is cut short")),
+            ));
+        }
+        let payload = &bytes[at + 8..at + 8 + len as usize];
+        if crc32fast::hash(payload) != crc {
+            return Ok((count, at, Some("a record fails its checksum".into())));
+        }
+        match rmp_serde::from_slice::<Record>(payload) {
+            Ok(r) => each(r)?,
+            Err(e) => return Ok((count, at, Some(format!("a record does not decode: {e}")))),
+        }
+        count += 1;
+        at += 8 + len as usize;
+    }
+    Ok((count, at, None))
+}
+
+fn apply(book: &mut Book, record: Record) -> Result<(), String> {
+    match record {
+        Record::Meta { .. } => return Err("a second metadata record".into()),
+        Record::Nodes(nodes) => {
+            for (id, stored) in nodes {
+                let node = stored.into_node()?;
+                let n = book.len() as u32;
+                if id == n {
+                    book.push_node(node);
+                } else if id < n {
+                    book.replace_node(NodeId(id), node);
+                } else {
+                    return Err(format!("node {id} comes before node {n}"));
+                }
+            }
+        }
+        Record::Marks(marks) => {
+            for (id, m) in marks {
+                if m.is_empty() {
+                    book.marks.remove(&NodeId(id));
+                } else {
+                    book.marks.insert(NodeId(id), m);
+                }
+            }
+        }
+        Record::Params(p) => book.params = p,
+        Record::Derived { .. } => return Err("cached values inside a log".into()),
+        Record::End { .. } => return Err("an end record inside a log".into()),
+    }
+    Ok(())
+}
+
+/// The nodes a log record changes (for the incremental recompute after loading); true when it changes
+/// the cost parameters (then everything is recomputed).
+fn touched_by(record: &Record, out: &mut Vec<NodeId>) -> bool {
+    match record {
+        Record::Nodes(nodes) => out.extend(nodes.iter().map(|(id, _)| NodeId(*id))),
+        Record::Marks(marks) => out.extend(marks.iter().map(|(id, _)| NodeId(*id))),
+        Record::Params(_) => return true,
+        _ => {}
+    }
+    false
+}
+
+/// Installs cached values; returns how many nodes took them.
+fn apply_derived(book: &mut Book, nodes: Vec<(u32, DerivedNode)>) -> Result<usize, String> {
+    let mut count = 0;
+    for (id, d) in nodes {
+        let node = book
+            .get(NodeId(id))
+            .ok_or_else(|| format!("cached values for missing node {id}"))?;
+        if node.edges.len() != d.edges.len() {
+            return Err(format!("cached values of node {id} do not match its moves"));
+        }
+        let node = book.node_mut(NodeId(id));
+        node.values = d.values;
+        node.cost = d.cost;
+        for (e, (cost, big, pv)) in node.edges.iter_mut().zip(d.edges) {
+            e.cost_from_root = cost;
+            e.biggest_wl_cost = big;
+            e.is_wl_pv = pv;
+        }
+        count += 1;
+    }
+    Ok(count)
+}
+
+fn check_edges(book: &Book) -> Result<(), String> {
+    let n = book.len() as u32;
+    for (id, node) in book.nodes() {
+        if node.edges.iter().any(|e| e.child.0 >= n) || node.parents.iter().any(|p| p.parent.0 >= n)
+        {
+            return Err(format!("node {} links to a node that does not exist", id.0));
+        }
+    }
+    if n == 0 {
+        return Err("the book has no root".into());
+    }
+    Ok(())
+}
+
+/// What loading found.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LoadReport {
+    pub generation: u64,
+    pub log_records: usize,
+    /// Bytes at the end of the log that were torn or corrupt and are not part of the book.
+    pub torn_bytes: u64,
+    pub torn_reason: Option<String>,
+    /// The log belonged to an older snapshot (a compaction was interrupted) and was ignored.
+    pub stale_log: bool,
+    /// Where the valid log ends (appends continue here).
+    valid_log_len: u64,
+    snapshot_nodes: usize,
+    cached_nodes: usize,
+    log_touched: Vec<NodeId>,
+    log_changes_params: bool,
+}
+
+impl LoadReport {
+    /// Whether the snapshot's cached values cover it and the log keeps the parameters.
+    fn cache_usable(&self) -> bool {
+        self.cached_nodes == self.snapshot_nodes && !self.log_changes_params
+    }
+}
+
+/// Loads a book (snapshot plus log) and recomputes its values and costs.
+pub fn load(path: &Path) -> Result<(Book, LoadReport), StoreError> {
+    let (mut book, report) = load_without_recompute(path)?;
+    if report.cache_usable() {
+        // Only what the log changed, and the nodes whose cost depends on the per-run re-expansion flag.
+        let limit = book.params.max_visits_for_re_expansion;
+        let mut touched = report.log_touched.clone();
+        touched.extend(
+            book.nodes()
+                .filter(|(_, n)| n.can_expand && n.values.visits <= limit)
+                .map(|(id, _)| id),
+        );
+        touched.retain(|id| id.index() < book.len());
+        touched.sort();
+        touched.dedup();
+        if !touched.is_empty() {
+            super::recompute_after_change(&mut book, &touched);
+        }
+    } else {
+        super::recompute_everything(&mut book);
+    }
+    Ok((book, report))
+}
+
+/// Loads the stored data only (values and costs are left at zero).
+pub fn load_without_recompute(path: &Path) -> Result<(Book, LoadReport), StoreError> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(io_err(path))?;
+    let (kind, generation) = read_header(&bytes, path)?;
+    if kind != KIND_SNAPSHOT {
+        return Err(StoreError::Corrupt {
+            file,
+            offset: 12,
+            detail: "this is a log, not a book snapshot".into(),
+        });
+    }
+    let corrupt = |offset: u64, detail: String| StoreError::Corrupt {
+        file: file.clone(),
+        offset,
+        detail,
+    };
+    let mut book: Option<Book> = None;
+    let mut ended = false;
+    let mut cached = 0;
+    let (_, end, problem) = read_records(&bytes, |r| match (r, book.as_mut()) {
+        (
+            Record::Meta {
+                meta,
+                params,
+                nodes,
+            },
+            None,
+        ) => {
+            // The count only sizes the arena; the end record checks it.
+            book = Some(Book::empty(meta, params, nodes.min(1 << 28) as usize));
+            Ok(())
+        }
+        (_, None) => Err("the snapshot does not start with its metadata".into()),
+        (_, Some(_)) if ended => Err("records follow the snapshot's end record".into()),
+        (Record::End { nodes }, Some(b)) => {
+            if nodes != b.len() as u64 {
+                return Err(format!(
+                    "the snapshot holds {} nodes, its end record says {nodes}",
+                    b.len()
+                ));
+            }
+            ended = true;
+            Ok(())
+        }
+        (Record::Derived { version, nodes }, Some(b)) => {
+            if version == DERIVED_VERSION {
+                cached += apply_derived(b, nodes)?;
+            }
+            Ok(())
+        }
+        (r, Some(b)) => apply(b, r),
+    })
+    .map_err(|detail| corrupt(0, detail))?;
+    if let Some(detail) = problem {
+        return Err(corrupt(end as u64, detail));
+    }
+    drop(bytes);
+    let mut book = book.ok_or_else(|| corrupt(0, "the snapshot has no metadata".into()))?;
+    if !ended {
+        return Err(corrupt(end as u64, "the snapshot has no end record".into()));
+    }
+
+    let mut report = LoadReport {
+        generation,
+        snapshot_nodes: book.len(),
+        cached_nodes: cached,
+        ..LoadReport::default()
+    };
+    let lpath = log_path(path);
+    match std::fs::read(&lpath) {
+        Ok(log) => {
+            let (lkind, lgen) = read_header(&log, &lpath)?;
+            if lkind != KIND_LOG || lgen != generation {
+                report.stale_log = true;
+            } else {
+                let lfile = lpath.display().to_string();
+                let (touched, params) = (&mut report.log_touched, &mut report.log_changes_params);
+                let (count, end, problem) = read_records(&log, |r| {
+                    *params |= touched_by(&r, touched);
+                    apply(&mut book, r)
+                })
+                .map_err(|detail| StoreError::Corrupt {
+                    file: lfile.clone(),
+                    offset: 0,
+                    detail,
+                })?;
+                report.log_records = count;
+                report.torn_bytes = (log.len() - end) as u64;
+                report.torn_reason = problem;
+                report.valid_log_len = end as u64;
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(io_err(&lpath)(e)),
+    }
+    check_edges(&book).map_err(|d| corrupt(0, d))?;
+    Ok((book, report))
+}
+
+fn sync_dir(path: &Path) -> Result<(), StoreError> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    // Directory fsync makes the rename durable; not every platform allows opening a directory.
+    if let Ok(d) = File::open(dir) {
+        d.sync_all().map_err(io_err(dir))?;
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file, fsync, rename, fsync of the directory.
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    {
+        let mut f = File::create(&tmp).map_err(io_err(&tmp))?;
+        f.write_all(bytes).map_err(io_err(&tmp))?;
+        f.sync_all().map_err(io_err(&tmp))?;
+    }
+    std::fs::rename(&tmp, path).map_err(io_err(path))?;
+    sync_dir(path)
+}
+
+/// Encodes a whole book as a snapshot.
+pub fn snapshot_bytes(book: &Book, generation: u64) -> Result<Vec<u8>, StoreError> {
+    let mut out = header(KIND_SNAPSHOT, generation).to_vec();
+    frame(
+        &Record::Meta {
+            meta: book.meta.clone(),
+            params: book.params.clone(),
+            nodes: book.len() as u64,
+        },
+        &mut out,
+    )?;
+    let nodes: Vec<(NodeId, &Node)> = book.nodes().collect();
+    for chunk in nodes.chunks(NODES_PER_RECORD) {
+        let stored = chunk
+            .iter()
+            .map(|(id, n)| (id.0, StoredNode::from_node(n)))
+            .collect();
+        frame(&Record::Nodes(stored), &mut out)?;
+    }
+    for chunk in nodes.chunks(NODES_PER_RECORD) {
+        let derived = chunk
+            .iter()
+            .map(|(id, n)| {
+                let edges = n
+                    .edges
+                    .iter()
+                    .map(|e| (e.cost_from_root, e.biggest_wl_cost, e.is_wl_pv))
+                    .collect();
+                (
+                    id.0,
+                    DerivedNode {
+                        values: n.values,
+                        cost: n.cost,
+                        edges,
+                    },
+                )
+            })
+            .collect();
+        frame(
+            &Record::Derived {
+                version: DERIVED_VERSION,
+                nodes: derived,
+            },
+            &mut out,
+        )?;
+    }
+    let mut marks: Vec<(u32, Marks)> = book.marks.iter().map(|(id, m)| (id.0, *m)).collect();
+    marks.sort_by_key(|m| m.0);
+    frame(&Record::Marks(marks), &mut out)?;
+    frame(
+        &Record::End {
+            nodes: book.len() as u64,
+        },
+        &mut out,
+    )?;
+    Ok(out)
+}
+
+/// Only one process may append to a log; the lock goes away with the process, even on `kill -9`.
+fn lock(log: &File, path: &Path) -> Result<(), StoreError> {
+    log.try_lock().map_err(|e| match e {
+        std::fs::TryLockError::WouldBlock => StoreError::Locked {
+            file: path.display().to_string(),
+        },
+        std::fs::TryLockError::Error(source) => StoreError::Io {
+            file: path.display().to_string(),
+            source,
+        },
+    })
+}
+
+/// An open book file that durable changes are appended to.
+pub struct BookStore {
+    path: PathBuf,
+    log: File,
+    generation: u64,
+}
+
+impl BookStore {
+    /// Creates a new book file (refusing to overwrite one) and its empty log.
+    pub fn create(path: &Path, book: &Book) -> Result<BookStore, StoreError> {
+        if path.exists() {
+            return Err(StoreError::Exists {
+                file: path.display().to_string(),
+            });
+        }
+        write_atomically(path, &snapshot_bytes(book, 1)?)?;
+        Self::start_log(path, 1)
+    }
+
+    fn start_log(path: &Path, generation: u64) -> Result<BookStore, StoreError> {
+        let lpath = log_path(path);
+        write_atomically(&lpath, &header(KIND_LOG, generation))?;
+        let log = OpenOptions::new()
+            .append(true)
+            .open(&lpath)
+            .map_err(io_err(&lpath))?;
+        lock(&log, &lpath)?;
+        Ok(BookStore {
+            path: path.to_path_buf(),
+            log,
+            generation,
+        })
+    }
+
+    /// Opens a book for growing: loads it, cuts a torn log tail, and keeps the log open for appends.
+    pub fn open(path: &Path) -> Result<(BookStore, Book, LoadReport), StoreError> {
+        let (book, report) = load(path)?;
+        let lpath = log_path(path);
+        if report.stale_log || !lpath.exists() {
+            let store = Self::start_log(path, report.generation)?;
+            return Ok((store, book, report));
+        }
+        let log = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .open(&lpath)
+            .map_err(io_err(&lpath))?;
+        lock(&log, &lpath)?;
+        if report.torn_bytes > 0 {
+            log.set_len(report.valid_log_len).map_err(io_err(&lpath))?;
+            log.sync_all().map_err(io_err(&lpath))?;
+        }
+        Ok((
+            BookStore {
+                path: path.to_path_buf(),
+                log,
+                generation: report.generation,
+            },
+            book,
+            report,
+        ))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends records and makes them durable before returning.
+    pub fn append(&mut self, records: &[Record]) -> Result<(), StoreError> {
+        let mut bytes = Vec::new();
+        for r in records {
+            frame(r, &mut bytes)?;
+        }
+        let lpath = log_path(&self.path);
+        self.log.write_all(&bytes).map_err(io_err(&lpath))?;
+        self.log.sync_data().map_err(io_err(&lpath))
+    }
+
+    /// Appends the current state of the given nodes (new ones in id order) and their marks.
+    pub fn append_nodes(&mut self, book: &Book, ids: &[NodeId]) -> Result<(), StoreError> {
+        let mut ids = ids.to_vec();
+        ids.sort();
+        ids.dedup();
+        let nodes = ids
+            .iter()
+            .map(|&id| (id.0, StoredNode::from_node(book.node(id))))
+            .collect();
+        self.append(&[Record::Nodes(nodes)])
+    }
+
+    /// Folds the log into a new snapshot.
+    pub fn compact(&mut self, book: &Book) -> Result<(), StoreError> {
+        let generation = self.generation + 1;
+        write_atomically(&self.path, &snapshot_bytes(book, generation)?)?;
+        *self = Self::start_log(&self.path, generation)?;
+        Ok(())
+    }
+
+    /// The size of the log in bytes (to decide when to compact).
+    pub fn log_len(&self) -> u64 {
+        self.log.metadata().map(|m| m.len()).unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,594 @@
+//! `tengen book …`: create, grow, browse, mark, import and export opening books.
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Subcommand};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use tengen::book::expand::{ExpandSettings, Progress, grow};
+use tengen::book::interop::katabook;
+use tengen::book::marks::{self, Mark};
+use tengen::book::store::{self, BookStore, Record};
+use tengen::book::{Book, BookMeta, CostParams, NodeView, node_table, recompute_everything};
+use tengen::engine::CancelToken;
+use tengen::engine::rollout::RolloutEngine;
+use tengen::go::{BoardSize, BookHash, Komi, Move, Rules};
+
+#[derive(Subcommand)]
+pub enum BookCommand {
+    /// Create an empty book (only the root)
+    New(NewArgs),
+    /// Grow a book: expand the cheapest nodes with an engine
+    Expand(ExpandArgs),
+    /// Show a node's moves as KataGo's pages do (Black's view)
+    Show(ShowArgs),
+    /// Set a manual mark on a node: bonus, expand, visits or branch
+    Mark(MarkArgs),
+    /// Read a KataGo `.katabook` file into a tengen book
+    ImportKatabook(ImportArgs),
+    /// Export static HTML pages or an SGF of the book
+    Export(ExportArgs),
+    /// Add every line of an SGF file to the book; new positions get a quick search each
+    ImportSgf(ImportSgfArgs),
+    /// Check a book: every node's history rebuilds to its hash; optionally that listed hashes are present
+    Verify(VerifyArgs),
+    /// Comment a game with the book: where it left the book, what the book prefers, what each move lost
+    Annotate(super::book_annotate::AnnotateArgs),
+}
+
+#[derive(Args)]
+pub struct NewArgs {
+    #[arg(long, default_value = "7x7")]
+    size: String,
+    #[arg(long, default_value = "tromp-taylor")]
+    rules: String,
+    #[arg(long, default_value_t = 9.0, allow_negative_numbers = true)]
+    komi: f64,
+    /// History kept in node identities (KataGo's repBound; never change it for an existing book)
+    #[arg(long, default_value_t = 9)]
+    rep_bound: usize,
+    #[arg(short = 'o', long)]
+    output: PathBuf,
+}
+
+#[derive(Args)]
+pub struct ExpandArgs {
+    file: PathBuf,
+    /// The engine: `rollout` (the embedded Monte-Carlo engine)
+    #[arg(long, default_value = "rollout")]
+    engine: String,
+    /// Iterations of the growing batch (1, 3, 5, … nodes each, at most --parallel)
+    #[arg(long, default_value_t = 10)]
+    iterations: u64,
+    /// Nodes expanded at once (KataGo's numToExpandPerIteration)
+    #[arg(long, default_value_t = 4)]
+    parallel: usize,
+    /// Visits of the full search per expansion (KataGo's maxVisits)
+    #[arg(long, default_value_t = 400)]
+    visits: u64,
+    /// Visits of the quick re-searches and the threshold for adding more moves (maxVisitsForLeaves)
+    #[arg(long)]
+    quick_visits: Option<u64>,
+    /// Engine threads per search (0: all cores)
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Print one JSON object per completed expansion instead of text
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+pub struct ShowArgs {
+    file: PathBuf,
+    /// Moves from the root, in GTP coordinates
+    #[arg(long, default_value = "")]
+    line: String,
+    /// Show the node with this hash (in its own orientation) instead of a line
+    #[arg(long)]
+    hash: Option<String>,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+pub struct MarkArgs {
+    file: PathBuf,
+    #[arg(long, default_value = "")]
+    line: String,
+    /// The node and its subtree cost this much less
+    #[arg(long, allow_negative_numbers = true)]
+    bonus: Option<f64>,
+    /// The node's own expansion costs this much less
+    #[arg(long)]
+    expand: Option<f64>,
+    /// Push the node until it has this many visits
+    #[arg(long)]
+    visits: Option<f64>,
+    /// Force this many searched children
+    #[arg(long)]
+    branch: Option<u32>,
+    /// A KataGo SGF bonus file (comments `BONUS x`, `EXPAND x`, `VISITS x`, `BRANCH x`)
+    #[arg(long)]
+    bonus_file: Option<PathBuf>,
+    /// A KataGo hash bonus file (lines `<hash> BONUS|EXPAND|VISITS|BRANCH <value>`)
+    #[arg(long)]
+    hash_bonus_file: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct ImportArgs {
+    input: PathBuf,
+    #[arg(short = 'o', long)]
+    output: PathBuf,
+}
+
+#[derive(Args)]
+pub struct ExportArgs {
+    file: PathBuf,
+    /// Write KataGo-style static HTML pages into this directory
+    #[arg(long)]
+    html: Option<PathBuf>,
+    /// Write the book (or the subtree at --line) as SGF
+    #[arg(long)]
+    sgf: Option<PathBuf>,
+    #[arg(long, default_value = "")]
+    line: String,
+    /// Skip nodes with fewer visits in the HTML export
+    #[arg(long, default_value_t = 0.0)]
+    min_visits: f64,
+}
+
+#[derive(Args)]
+pub struct ImportSgfArgs {
+    file: PathBuf,
+    /// The SGF whose lines (main line and variations) are added
+    #[arg(long)]
+    sgf: PathBuf,
+    #[arg(long, default_value = "rollout")]
+    engine: String,
+    /// Visits of the quick search of each new position
+    #[arg(long, default_value_t = 200)]
+    visits: u64,
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+}
+
+#[derive(Args)]
+pub struct VerifyArgs {
+    file: PathBuf,
+    /// A file of book hashes (one per line) that must all be in the book
+    #[arg(long)]
+    expect: Option<PathBuf>,
+}
+
+pub fn run(cmd: BookCommand) -> Result<ExitCode> {
+    match cmd {
+        BookCommand::New(a) => new(a),
+        BookCommand::Expand(a) => expand(a),
+        BookCommand::Show(a) => show(a),
+        BookCommand::Mark(a) => mark(a),
+        BookCommand::ImportKatabook(a) => import(a),
+        BookCommand::Export(a) => export(a),
+        BookCommand::ImportSgf(a) => import_sgf(a),
+        BookCommand::Verify(a) => verify(a),
+        BookCommand::Annotate(a) => super::book_annotate::run(a),
+    }
+}
+
+fn new(a: NewArgs) -> Result<ExitCode> {
+    let size = BoardSize::parse(&a.size)?;
+    let rules = Rules::parse(&a.rules)?.with_komi(Komi::from_f64(a.komi)?);
+    if !(3..=1000).contains(&a.rep_bound) {
+        bail!("--rep-bound must be within 3..1000 (KataGo's range)");
+    }
+    let mut meta = BookMeta::new(size, rules);
+    meta.rep_bound = a.rep_bound;
+    let mut book = Book::new(meta, CostParams::default());
+    recompute_everything(&mut book);
+    BookStore::create(&a.output, &book)?;
+    println!(
+        "created {} ({size}, {rules}, komi {})",
+        a.output.display(),
+        rules.komi
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn load(file: &Path) -> Result<Book> {
+    let (book, report) = store::load(file)?;
+    if report.torn_bytes > 0 {
+        eprintln!(
+            "note: {} ends with {} bytes of an interrupted write ({}); they are ignored",
+            store::log_path(file).display(),
+            report.torn_bytes,
+            report.torn_reason.as_deref().unwrap_or("torn")
+        );
+    }
+    Ok(book)
+}
+
+fn parse_line(book: &Book, line: &str) -> Result<Vec<Move>> {
+    Move::parse_list(line, book.meta.size).with_context(|| format!("reading the line `{line}`"))
+}
+
+fn view_for(book: &Book, line: &str) -> Result<NodeView> {
+    let moves = parse_line(book, line)?;
+    book.follow_line(&moves)
+        .with_context(|| format!("following `{line}` from the root"))
+}
+
+fn expand(a: ExpandArgs) -> Result<ExitCode> {
+    if a.engine != "rollout" {
+        bail!("unknown engine `{}`; available: rollout", a.engine);
+    }
+    let engine = RolloutEngine::new(a.threads);
+    let (mut store, mut book, _) = BookStore::open(&a.file)?;
+    let settings = ExpandSettings {
+        max_visits: a.visits,
+        quick_visits: a.quick_visits.unwrap_or(a.visits.div_ceil(2)),
+        seed: a.seed,
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    let cancel = CancelToken::default();
+    let json = a.json;
+    let start = std::time::Instant::now();
+    let result = runtime.block_on(async {
+        let stop = cancel.clone();
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                eprintln!(
+                    "stopping: searches in flight are dropped, finished expansions are saved"
+                );
+                stop.cancel();
+            }
+        });
+        // A line is printed only after its expansion is durable in the book's log.
+        let report = |p: &Progress| match p {
+            Progress::Iteration { iteration, batch } if !json => {
+                eprintln!("iteration {iteration}: expanding {batch} node(s)");
+            }
+            Progress::Expanded(e) if json => {
+                let line = serde_json::json!({
+                    "node": e.hash.to_string(),
+                    "moves": e.moves,
+                    "children": e.children.iter().map(|h| h.to_string()).collect::<Vec<_>>(),
+                    "book_nodes": e.book_nodes,
+                });
+                println!("{line}");
+            }
+            Progress::Expanded(e) => println!(
+                "expanded {}: +{} ({} new, {} transposed; {} nodes, {} costs updated)",
+                e.hash,
+                e.moves.join(" +"),
+                e.new_nodes,
+                e.transpositions,
+                e.book_nodes,
+                e.costs_recomputed
+            ),
+            Progress::Failed { node, error } => eprintln!("node {node:?} skipped: {error}"),
+            Progress::Iteration { .. } => {}
+        };
+        grow(
+            &mut book,
+            Some(&mut store),
+            &engine,
+            settings,
+            a.iterations,
+            a.parallel,
+            &cancel,
+            report,
+        )
+        .await
+    });
+    let expanded = result?;
+    store.compact(&book)?;
+    eprintln!(
+        "{expanded} expansions in {:.1} s; the book has {} nodes and {} moves",
+        start.elapsed().as_secs_f64(),
+        book.len(),
+        book.edge_count()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn show(a: ShowArgs) -> Result<ExitCode> {
+    let book = load(&a.file)?;
+    let view = match &a.hash {
+        Some(h) => {
+            let hash: BookHash = h.parse().map_err(anyhow::Error::msg)?;
+            let id = book
+                .find(&hash)
+                .with_context(|| format!("no node with hash {hash} in {}", a.file.display()))?;
+            NodeView {
+                id,
+                to_view: tengen::go::Symmetry::IDENTITY,
+            }
+        }
+        None => view_for(&book, &a.line)?,
+    };
+    let table = node_table(&book, view);
+    let size = book.meta.size;
+    let mut text = String::new();
+    if a.json {
+        let moves: Vec<serde_json::Value> = table
+            .rows
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "move": if r.is_other { "other".to_string() } else { r.moves[0].to_gtp(size) },
+                    "equivalents": r.moves.iter().map(|m| m.to_gtp(size)).collect::<Vec<_>>(),
+                    "black_winrate": r.black_winrate,
+                    "black_score": r.black_score,
+                    "winrate_uncertainty": r.win_loss_radius / 2.0,
+                    "score_uncertainty": r.score_radius,
+                    "visits": r.visits,
+                    "adjusted_visits": r.adjusted_visits,
+                    "prior": r.prior,
+                    "cost": r.cost,
+                    "marks": r.marks.map(|m| m.label()),
+                })
+            })
+            .collect();
+        let out = serde_json::json!({
+            "hash": table.hash.to_string(),
+            "to_move": if table.to_move == tengen::go::Color::Black { "B" } else { "W" },
+            "black_winrate": table.black_winrate,
+            "black_score": table.black_score,
+            "visits": table.visits,
+            "adjusted_visits": table.adjusted_visits,
+            "path_cost": table.path_cost,
+            "expansion_cost": table.expansion_cost,
+            "depth": table.depth,
+            "marks": table.marks.map(|m| m.label()),
+            "moves": moves,
+        });
+        return emit(&format!("{}\n", serde_json::to_string_pretty(&out)?));
+    }
+    let _ = writeln!(
+        text,
+        "{} to play   hash {}",
+        if table.to_move == tengen::go::Color::Black {
+            "Black"
+        } else {
+            "White"
+        },
+        table.hash
+    );
+    let _ = writeln!(
+        text,
+        "Black {:.1}% {:+.2}   visits {:.0} (adjusted {:.0})   path cost {:.3}   depth {}",
+        table.black_winrate * 100.0,
+        table.black_score,
+        table.visits,
+        table.adjusted_visits,
+        table.path_cost,
+        table.depth
+    );
+    let _ = writeln!(
+        text,
+        "{:>3}  {:<14} {:>6} {:>8} {:>7} {:>7} {:>7} {:>9} {:>9} {:>8}  marks",
+        "#", "move", "BWin%", "BScore", "±Win%", "±Score", "Prior%", "Visits", "AVisits", "Cost",
+    );
+    for (i, r) in table.rows.iter().enumerate() {
+        let name = if r.is_other {
+            "other".to_string()
+        } else {
+            r.moves
+                .iter()
+                .map(|m| m.to_gtp(size))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let radius = |x: f64, scale: f64, digits: usize| {
+            if x == 0.0 {
+                "-".to_string()
+            } else {
+                format!("{:.*}", digits, x * scale)
+            }
+        };
+        let _ = writeln!(
+            text,
+            "{:>3}  {:<14} {:>6.1} {:>+8.2} {:>7} {:>7} {:>7.2} {:>9.0} {:>9.0} {:>8.3}  {}",
+            i + 1,
+            name,
+            r.black_winrate * 100.0,
+            r.black_score,
+            radius(r.win_loss_radius, 50.0, 1),
+            radius(r.score_radius, 1.0, 2),
+            r.prior * 100.0,
+            r.visits,
+            r.adjusted_visits,
+            r.cost,
+            r.marks.map(|m| m.label()).unwrap_or_default()
+        );
+    }
+    emit(&text)
+}
+
+/// Prints, treating a closed pipe (`| head`) as the reader having seen enough.
+fn emit(text: &str) -> Result<ExitCode> {
+    use std::io::Write;
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(ExitCode::SUCCESS),
+    }
+}
+
+fn mark(a: MarkArgs) -> Result<ExitCode> {
+    let (mut store, mut book, _) = BookStore::open(&a.file)?;
+    let mut changed = Vec::new();
+    let manual: Vec<Mark> = [
+        a.bonus.map(Mark::Bonus),
+        a.expand.map(Mark::Expand),
+        a.visits.map(Mark::Visits),
+        a.branch.map(Mark::Branch),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if !manual.is_empty() {
+        let view = view_for(&book, &a.line)?;
+        for m in manual {
+            marks::set_mark(&mut book, view.id, m.check()?);
+        }
+        changed.push(view.id);
+    }
+    let mut from_files = Vec::new();
+    if let Some(f) = &a.bonus_file {
+        from_files.extend(marks::read_sgf_file(&book, f)?);
+    }
+    if let Some(f) = &a.hash_bonus_file {
+        from_files.extend(marks::read_hash_file(f)?);
+    }
+    if !from_files.is_empty() {
+        let matched = marks::apply_by_hash(&mut book, &from_files);
+        changed.extend(from_files.iter().filter_map(|(h, _)| book.find(h)));
+        println!(
+            "{} marks read, {matched} on nodes of the book",
+            from_files.len()
+        );
+    }
+    if changed.is_empty() {
+        bail!(
+            "nothing to mark: give --bonus, --expand, --visits, --branch, --bonus-file or --hash-bonus-file"
+        );
+    }
+    changed.sort();
+    changed.dedup();
+    let records: Vec<(u32, tengen::book::Marks)> = changed
+        .iter()
+        .map(|id| (id.0, book.marks.get(id).copied().unwrap_or_default()))
+        .collect();
+    store.append(&[Record::Marks(records)])?;
+    for id in changed {
+        println!(
+            "{}: {}",
+            book.node(id).hash,
+            book.marks
+                .get(&id)
+                .map(|m| m.label())
+                .unwrap_or_else(|| "no marks".into())
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn import(a: ImportArgs) -> Result<ExitCode> {
+    let (book, report) = katabook::import(&a.input)?;
+    BookStore::create(&a.output, &book)?;
+    println!(
+        "imported {} (version {}): {} nodes, {} moves{}",
+        a.input.display(),
+        report.version,
+        book.len(),
+        book.edge_count(),
+        if report.hash_conflicts + report.unreachable > 0 {
+            format!(
+                "; {} unreachable, {} merged differently by tengen",
+                report.unreachable, report.hash_conflicts
+            )
+        } else {
+            String::new()
+        }
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn export(a: ExportArgs) -> Result<ExitCode> {
+    let book = load(&a.file)?;
+    if a.html.is_none() && a.sgf.is_none() {
+        bail!("give --html DIR or --sgf FILE");
+    }
+    if let Some(dir) = &a.html {
+        let n = tengen::book::interop::html::export(&book, dir, a.min_visits)?;
+        println!("exported {n} pages to {}", dir.display());
+    }
+    if let Some(file) = &a.sgf {
+        let view = view_for(&book, &a.line)?;
+        let text = tengen::book::interop::sgf::export(&book, view)?;
+        std::fs::write(file, text).with_context(|| format!("writing {}", file.display()))?;
+        println!("wrote {}", file.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn import_sgf(a: ImportSgfArgs) -> Result<ExitCode> {
+    if a.engine != "rollout" {
+        bail!("unknown engine `{}`; available: rollout", a.engine);
+    }
+    let engine = RolloutEngine::new(a.threads);
+    let (mut store, mut book, _) = BookStore::open(&a.file)?;
+    let before = book.len();
+    let (new_nodes, touched) = tengen::book::interop::sgf::import_lines(&mut book, &a.sgf)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    let cancel = CancelToken::default();
+    runtime.block_on(tengen::book::expand::evaluate(
+        &mut book,
+        Some(&mut store),
+        &engine,
+        &new_nodes,
+        &touched,
+        a.visits,
+        &cancel,
+    ))?;
+    store.compact(&book)?;
+    println!(
+        "{}: {} new positions from {} ({} nodes now)",
+        a.file.display(),
+        book.len() - before,
+        a.sgf.display(),
+        book.len()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn verify(a: VerifyArgs) -> Result<ExitCode> {
+    let (book, report) = store::load(&a.file)?;
+    let mut bad = 0;
+    for (id, node) in book.nodes() {
+        if let Err(e) = book.game_at(id) {
+            bad += 1;
+            eprintln!("node {} ({:?}): {e}", node.hash, id);
+        }
+    }
+    let mut missing = 0;
+    if let Some(f) = &a.expect {
+        let text =
+            std::fs::read_to_string(f).with_context(|| format!("reading {}", f.display()))?;
+        for (i, l) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            let h: BookHash = l
+                .trim()
+                .parse()
+                .map_err(|e: String| anyhow::anyhow!("{}:{}: {e}", f.display(), i + 1))?;
+            if book.find(&h).is_none() {
+                missing += 1;
+                eprintln!("missing: {h}");
+            }
+        }
+    }
+    println!(
+        "{}: {} nodes, {} moves, {} log records, {} torn bytes cut, {bad} bad histories, {missing} expected nodes missing",
+        a.file.display(),
+        book.len(),
+        book.edge_count(),
+        report.log_records,
+        report.torn_bytes
+    );
+    Ok(if bad + missing == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}

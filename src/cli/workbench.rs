@@ -1,0 +1,171 @@
+//! `tengen` (no arguments) and `tengen open FILE`: start the workbench on a book with an engine.
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use tengen::book::interop::katabook;
+use tengen::book::store::{self, BookStore};
+use tengen::engine::Engine;
+use tengen::engine::spec::{self, SpecOptions};
+use tengen::jobs::runner::SharedBook;
+use tengen::jobs::view::book_view;
+use tengen::jobs::{Runner, RunnerConfig};
+use tengen::session::Recorder;
+use tengen::tui::config::{Config, Dirs};
+use tengen::tui::runtime::{self, Options};
+
+/// The default book, shipped in `books/` and built into the binary so that a fresh machine has it.
+const DEFAULT_BOOK_NAME: &str = "7x7-tt-k9";
+const DEFAULT_BOOK: &str = include_str!("../../books/7x7-tt-k9.katabook");
+
+#[derive(Args, Default)]
+pub struct OpenArgs {
+    /// A tengen book, or a KataGo `.katabook` (grown in memory; tengen books keep what they learn)
+    pub file: Option<PathBuf>,
+    /// The engine for expansion and analysis: rollout | katago | katago:COMMAND… | gtp[:COMMAND…] |
+    /// onnx:MODEL | pool:N:SPEC (default: `engine` in config.toml, else rollout)
+    #[arg(long)]
+    pub engine: Option<String>,
+    /// Don't record this session
+    #[arg(long)]
+    pub no_record: bool,
+    /// Record the session to this file instead of the data directory
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+}
+
+pub fn run(args: OpenArgs) -> Result<ExitCode> {
+    let dirs = Dirs::find();
+    let mut notices = Vec::new();
+    let config = match &dirs {
+        Some(d) => {
+            let (config, warnings) = Config::load(&d.config_file())?;
+            notices.extend(warnings.into_iter().map(|w| (w, true)));
+            config
+        }
+        None => {
+            notices.push((
+                "no home directory: configuration and session recording are off".into(),
+                true,
+            ));
+            Config::default()
+        }
+    };
+    let (book, store, name) = match args.file.as_ref().or(config.book.as_ref()) {
+        Some(path) => open_book(path)?,
+        None => open_default_book(dirs.as_ref())?,
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    // Engines that run a process need the runtime while they start.
+    let _inside = rt.enter();
+    let engine_spec = args.engine.clone().unwrap_or_else(|| config.engine.clone());
+    // One thread per search for the embedded engine: K searches already run side by side.
+    let options = SpecOptions {
+        threads: 1,
+        ..SpecOptions::default()
+    };
+    let engine: Option<Arc<dyn Engine>> = match spec::build(&engine_spec, &options) {
+        Ok(engine) => Some(Arc::from(engine)),
+        Err(e) => {
+            notices.push((
+                format!("engine `{engine_spec}` did not start: {e} (jobs are off)"),
+                true,
+            ));
+            None
+        }
+    };
+    let view = book_view(&book, &name);
+    let shared = SharedBook::new(book, store);
+    let runner_config = RunnerConfig {
+        concurrent: config.jobs.concurrent,
+        expand_visits: config.jobs.expand_visits,
+        analyze_visits: config.jobs.analyze_visits,
+    };
+    let runner: Option<runtime::RunnerStart> = engine.map(|engine| {
+        Box::new(move |started, events| {
+            Runner::spawn(shared, engine, runner_config, started, events)
+        }) as runtime::RunnerStart
+    });
+    let recorder = match (&args.record, &dirs) {
+        (Some(path), _) => Some(Recorder::create(path)?),
+        (None, Some(d)) if config.record_sessions && !args.no_record => {
+            Some(Recorder::create_in(&d.sessions_dir())?)
+        }
+        _ => None,
+    };
+    let session_path = recorder.as_ref().map(|r| r.path().to_path_buf());
+    let recorder = recorder.map(|mut r| {
+        Box::new(move |at_ms: u64, action: &tengen::tui::action::Action| {
+            // A failing disk must not take the session down; the recording just ends early.
+            let _ = r.record(at_ms, action);
+        }) as runtime::Recorder
+    });
+    let options = Options {
+        book: view,
+        runner,
+        config,
+        dirs,
+        recorder,
+        notices,
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(runtime::run(options))?;
+    if let Some(path) = session_path {
+        eprintln!(
+            "session recorded to {} (tengen replay FILE plays it back)",
+            path.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+type Opened = (tengen::book::Book, Option<BookStore>, String);
+
+fn open_book(path: &Path) -> Result<Opened> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut magic = [0u8; 8];
+    let is_tengen_book = std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut magic))
+        .map(|_| &magic == store::MAGIC)
+        .unwrap_or(false);
+    if !path.exists() {
+        bail!(
+            "{} does not exist; give a tengen book or a KataGo .katabook",
+            path.display()
+        );
+    }
+    if is_tengen_book {
+        let (store, book, _) = BookStore::open(path)?;
+        Ok((book, Some(store), name))
+    } else {
+        let (book, _) =
+            katabook::import(path).with_context(|| format!("opening {}", path.display()))?;
+        Ok((book, None, name))
+    }
+}
+
+/// The default book lives in the data directory as a tengen book, so that what it learns is kept; the
+/// first run creates it from the copy built into the binary.
+fn open_default_book(dirs: Option<&Dirs>) -> Result<Opened> {
+    let (book, _) = katabook::import_str(DEFAULT_BOOK, "books/7x7-tt-k9.katabook")?;
+    let Some(dirs) = dirs else {
+        return Ok((book, None, DEFAULT_BOOK_NAME.into()));
+    };
+    let dir = dirs.data.join("books");
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let path = dir.join(format!("{DEFAULT_BOOK_NAME}.tengenbook"));
+    if !path.exists() {
+        BookStore::create(&path, &book)?;
+    }
+    let (store, book, _) = BookStore::open(&path)?;
+    Ok((book, Some(store), DEFAULT_BOOK_NAME.into()))
+}

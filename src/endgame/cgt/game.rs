@@ -1,0 +1,502 @@
+//! Short combinatorial games whose leaves are exact numbers: construction with simplification (numbers by
+//! the simplicity rule, dominated options dropped, reversible options bypassed), comparison, negation, sums,
+//! and the text form `{a,b|c}` with `||`, `|||` for the separators of deeper levels.
+//!
+//! Leaves are rationals rather than only dyadics because Go's kos produce thirds. A number leaf is treated
+//! as atomic: games are compared with numbers through the translation principle (a number never needs to
+//! be moved in while a hot or tepid component remains), which is exact whenever the other game is not
+//! itself a number in disguise. Simplification keeps every game it returns in that state: a node whose
+//! options are all numbers with every Left option below every Right option becomes the simplest number
+//! between them.
+
+use super::rational::Rational;
+use super::thermograph::Thermograph;
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+/// A game: a number, or Left's (Black's) and Right's (White's) options.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub enum Game {
+    Number(Rational),
+    Options(Arc<Options>),
+}
+
+#[derive(Clone)]
+pub struct Options {
+    pub left: Vec<Game>,
+    pub right: Vec<Game>,
+    /// Nodes in this game tree, counted once at construction.
+    size: usize,
+    /// The thermograph, computed on first use: solver trees ask for it again and again.
+    thermograph: OnceLock<Thermograph>,
+}
+
+impl Options {
+    pub fn new(left: Vec<Game>, right: Vec<Game>) -> Options {
+        let size = 1 + left.iter().chain(&right).map(Game::size).sum::<usize>();
+        Options {
+            left,
+            right,
+            size,
+            thermograph: OnceLock::new(),
+        }
+    }
+
+    pub(crate) fn cached_thermograph(&self, compute: impl FnOnce() -> Thermograph) -> &Thermograph {
+        self.thermograph.get_or_init(compute)
+    }
+}
+
+impl PartialEq for Options {
+    fn eq(&self, other: &Options) -> bool {
+        self.left == other.left && self.right == other.right
+    }
+}
+
+impl Eq for Options {}
+
+impl std::hash::Hash for Options {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.left.hash(state);
+        self.right.hash(state);
+    }
+}
+
+/// Above this many nodes, dominated and reversible options are no longer looked for (the comparisons grow
+/// exponentially with depth); values and thermographs are unaffected, only the printed form stays longer.
+const SIMPLIFY_LIMIT: usize = 24;
+
+/// Why a text is not a game.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot read the game `{text}` at character {position}: {reason}")]
+pub struct GameParseError {
+    pub text: String,
+    pub position: usize,
+    pub reason: String,
+}
+
+impl Game {
+    pub fn number(value: impl Into<Rational>) -> Game {
+        Game::Number(value.into())
+    }
+
+    /// `*`, the simplest infinitesimal: `{0|0}`.
+    pub fn star() -> Game {
+        Game::new(vec![Game::number(0)], vec![Game::number(0)])
+    }
+
+    /// The game `{left | right}`, simplified.
+    pub fn new(left: Vec<Game>, right: Vec<Game>) -> Game {
+        simplify(left, right)
+    }
+
+    pub fn as_number(&self) -> Option<Rational> {
+        match self {
+            Game::Number(x) => Some(*x),
+            Game::Options(_) => None,
+        }
+    }
+
+    pub fn is_number(&self) -> bool {
+        self.as_number().is_some()
+    }
+
+    pub fn left(&self) -> &[Game] {
+        match self {
+            Game::Number(_) => &[],
+            Game::Options(o) => &o.left,
+        }
+    }
+
+    pub fn right(&self) -> &[Game] {
+        match self {
+            Game::Number(_) => &[],
+            Game::Options(o) => &o.right,
+        }
+    }
+
+    /// Whether `self ≤ other` (Right, moving second in `other − self`, does not lose).
+    pub fn le(&self, other: &Game) -> bool {
+        match (self, other) {
+            (Game::Number(x), Game::Number(y)) => x <= y,
+            (Game::Number(_), Game::Options(h)) => h.right.iter().all(|hr| !hr.le(self)),
+            (Game::Options(g), Game::Number(_)) => g.left.iter().all(|gl| !other.le(gl)),
+            (Game::Options(g), Game::Options(h)) => {
+                g.left.iter().all(|gl| !other.le(gl)) && h.right.iter().all(|hr| !hr.le(self))
+            }
+        }
+    }
+
+    /// Game equality (not structural equality).
+    pub fn equals(&self, other: &Game) -> bool {
+        self.le(other) && other.le(self)
+    }
+
+    /// The left stop: where alternating play with Black first ends.
+    pub fn left_stop(&self) -> Rational {
+        match self {
+            Game::Number(x) => *x,
+            Game::Options(o) => o
+                .left
+                .iter()
+                .map(Game::right_stop)
+                .max()
+                .unwrap_or_else(|| self.right_stop_or_default()),
+        }
+    }
+
+    /// The right stop: where alternating play with White first ends.
+    pub fn right_stop(&self) -> Rational {
+        match self {
+            Game::Number(x) => *x,
+            Game::Options(o) => o
+                .right
+                .iter()
+                .map(Game::left_stop)
+                .min()
+                .unwrap_or_else(|| self.left_stop_or_default()),
+        }
+    }
+
+    // A side without options stops where the other side's play would: one-sided games do not arise from
+    // Go positions (the solver gives both sides options or none), so this only keeps the functions total.
+    fn right_stop_or_default(&self) -> Rational {
+        self.right()
+            .iter()
+            .map(Game::left_stop)
+            .min()
+            .unwrap_or(Rational::ZERO)
+    }
+
+    fn left_stop_or_default(&self) -> Rational {
+        self.left()
+            .iter()
+            .map(Game::right_stop)
+            .max()
+            .unwrap_or(Rational::ZERO)
+    }
+
+    /// The sum of two games (translation by numbers, the disjunctive sum otherwise).
+    pub fn add(&self, other: &Game) -> Game {
+        match (self, other) {
+            (Game::Number(x), Game::Number(y)) => Game::Number(*x + *y),
+            (Game::Number(_), Game::Options(_)) => other.add(self),
+            (Game::Options(g), Game::Number(_)) => Game::new(
+                g.left.iter().map(|gl| gl.add(other)).collect(),
+                g.right.iter().map(|gr| gr.add(other)).collect(),
+            ),
+            (Game::Options(g), Game::Options(h)) => {
+                let left = g
+                    .left
+                    .iter()
+                    .map(|gl| gl.add(other))
+                    .chain(h.left.iter().map(|hl| self.add(hl)))
+                    .collect();
+                let right = g
+                    .right
+                    .iter()
+                    .map(|gr| gr.add(other))
+                    .chain(h.right.iter().map(|hr| self.add(hr)))
+                    .collect();
+                Game::new(left, right)
+            }
+        }
+    }
+
+    /// The game with the players' roles exchanged.
+    pub fn neg(&self) -> Game {
+        match self {
+            Game::Number(x) => Game::Number(-*x),
+            Game::Options(o) => Game::Options(Arc::new(Options::new(
+                o.right.iter().map(Game::neg).collect(),
+                o.left.iter().map(Game::neg).collect(),
+            ))),
+        }
+    }
+
+    /// Number of nodes in the game tree (for reporting sizes).
+    pub fn size(&self) -> usize {
+        match self {
+            Game::Number(_) => 1,
+            Game::Options(o) => o.size,
+        }
+    }
+
+    /// How many bars the separator of this node needs in the text form: one more than any option uses.
+    fn depth(&self) -> usize {
+        match self {
+            Game::Number(_) => 0,
+            Game::Options(o) => {
+                if is_star_form(o) {
+                    return 1;
+                }
+                1 + o
+                    .left
+                    .iter()
+                    .chain(&o.right)
+                    .map(Game::depth)
+                    .max()
+                    .unwrap_or(0)
+            }
+        }
+    }
+}
+
+/// `{x|x}` is printed `x*` (and `{0|0}` as `*`).
+fn is_star_form(o: &Options) -> bool {
+    matches!((o.left.as_slice(), o.right.as_slice()), ([Game::Number(a)], [Game::Number(b)]) if a == b)
+}
+
+/// Bottom-up simplification of `{left | right}` whose options are already simplified.
+fn simplify(mut left: Vec<Game>, mut right: Vec<Game>) -> Game {
+    loop {
+        if let Some(number) = number_value(&left, &right) {
+            return Game::Number(number);
+        }
+        let candidate = Game::Options(Arc::new(Options::new(left.clone(), right.clone())));
+        if candidate.size() > SIMPLIFY_LIMIT {
+            return candidate;
+        }
+        drop_dominated(&mut left, |a, b| a.le(b));
+        drop_dominated(&mut right, |a, b| b.le(a));
+        if let Some(number) = number_value(&left, &right) {
+            return Game::Number(number);
+        }
+        let candidate = Game::Options(Arc::new(Options::new(left.clone(), right.clone())));
+        let mut changed = false;
+        // A Left option A is reversible through A^R when A^R ≤ G: Right's answer undoes Left's move, so
+        // Left may as well move straight to A^R's Left options.
+        let mut new_left = Vec::with_capacity(left.len());
+        for a in &left {
+            let reversal = a
+                .right()
+                .iter()
+                .find(|ar| ar.le(&candidate))
+                .and_then(|ar| canonical_options(ar, Side::Left));
+            match reversal {
+                Some(replacement) => {
+                    new_left.extend(replacement);
+                    changed = true;
+                }
+                _ => new_left.push(a.clone()),
+            }
+        }
+        let mut new_right = Vec::with_capacity(right.len());
+        for b in &right {
+            let reversal = b
+                .left()
+                .iter()
+                .find(|bl| candidate.le(bl))
+                .and_then(|bl| canonical_options(bl, Side::Right));
+            match reversal {
+                Some(replacement) => {
+                    new_right.extend(replacement);
+                    changed = true;
+                }
+                _ => new_right.push(b.clone()),
+            }
+        }
+        if !changed {
+            return candidate;
+        }
+        left = new_left;
+        right = new_right;
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Side {
+    Left,
+    Right,
+}
+
+/// One side's options of a game in canonical form. A dyadic number `m/2^k` has `(m∓1)/2^k`, an integer
+/// `n > 0` has Left option `n − 1` only (and `n < 0` Right option `n + 1`); other rationals are not finite
+/// games, so `None` (a reversal through them is skipped: keeping a reversible option never changes the value).
+fn canonical_options(game: &Game, side: Side) -> Option<Vec<Game>> {
+    let x = match game {
+        Game::Options(o) => {
+            return Some(match side {
+                Side::Left => o.left.clone(),
+                Side::Right => o.right.clone(),
+            });
+        }
+        Game::Number(x) => *x,
+    };
+    if !x.is_dyadic() {
+        return None;
+    }
+    let one = Rational::ONE;
+    Some(if x.is_integer() {
+        match side {
+            Side::Left if x > Rational::ZERO => vec![Game::Number(x - one)],
+            Side::Right if x < Rational::ZERO => vec![Game::Number(x + one)],
+            _ => vec![],
+        }
+    } else {
+        let step = Rational::new(1, x.denominator());
+        match side {
+            Side::Left => vec![Game::Number(x - step)],
+            Side::Right => vec![Game::Number(x + step)],
+        }
+    })
+}
+
+/// If every option is a number and Left's all lie below Right's, the game is the simplest number between.
+fn number_value(left: &[Game], right: &[Game]) -> Option<Rational> {
+    let numbers = |side: &[Game]| side.iter().map(Game::as_number).collect::<Option<Vec<_>>>();
+    let (l, r) = (numbers(left)?, numbers(right)?);
+    let max_left = l.iter().copied().max();
+    let min_right = r.iter().copied().min();
+    match (max_left, min_right) {
+        (Some(a), Some(b)) if a >= b => None,
+        _ => Some(Rational::simplest_between(max_left, min_right)),
+    }
+}
+
+/// Removes every option that is worse than or equal to another one (keeping the first of equals).
+fn drop_dominated(options: &mut Vec<Game>, worse_or_equal: impl Fn(&Game, &Game) -> bool) {
+    let mut i = 0;
+    while i < options.len() {
+        let dominated = (0..options.len()).any(|j| {
+            j != i
+                && worse_or_equal(&options[i], &options[j])
+                && (!worse_or_equal(&options[j], &options[i]) || j < i)
+        });
+        if dominated {
+            options.remove(i);
+        } else {
+            i += 1;
+        }
+    }
+}
+
+impl fmt::Display for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Game::Number(x) => write!(f, "{x}"),
+            Game::Options(o) => {
+                if is_star_form(o) {
+                    return match o.left[0].as_number() {
+                        Some(x) if x == Rational::ZERO => write!(f, "*"),
+                        Some(x) => write!(f, "{x}*"),
+                        None => Ok(()),
+                    };
+                }
+                let bars = "|".repeat(self.depth());
+                let side = |games: &[Game]| {
+                    games
+                        .iter()
+                        .map(|g| g.to_string())
+                        .collect::<Vec<_>>()
+                        .join(",")
+                };
+                write!(f, "{{{}{}{}}}", side(&o.left), bars, side(&o.right))
+            }
+        }
+    }
+}
+
+impl fmt::Debug for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self}")
+    }
+}
+
+impl std::str::FromStr for Game {
+    type Err = GameParseError;
+
+    /// Reads `3`, `-1/2`, `*`, `1*`, `{a,b|c}` (any run of bars separates a node's sides).
+    fn from_str(text: &str) -> Result<Game, GameParseError> {
+        let chars: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+        let mut parser = Parser {
+            text,
+            chars: &chars,
+            pos: 0,
+        };
+        let game = parser.game()?;
+        if parser.pos != chars.len() {
+            return Err(parser.error("unexpected text after the game"));
+        }
+        Ok(game)
+    }
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    chars: &'a [char],
+    pos: usize,
+}
+
+impl Parser<'_> {
+    fn error(&self, reason: &str) -> GameParseError {
+        GameParseError {
+            text: self.text.to_string(),
+            position: self.pos,
+            reason: reason.to_string(),
+        }
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.pos).copied()
+    }
+
+    fn game(&mut self) -> Result<Game, GameParseError> {
+        match self.peek() {
+            Some('{') => {
+                self.pos += 1;
+                let left = self.side()?;
+                if self.peek() != Some('|') {
+                    return Err(self.error("expected `|`"));
+                }
+                while self.peek() == Some('|') {
+                    self.pos += 1;
+                }
+                let right = self.side()?;
+                if self.peek() != Some('}') {
+                    return Err(self.error("expected `}`"));
+                }
+                self.pos += 1;
+                Ok(Game::new(left, right))
+            }
+            Some('*') => {
+                self.pos += 1;
+                Ok(Game::star())
+            }
+            Some(_) => {
+                let start = self.pos;
+                while matches!(self.peek(), Some(c) if c.is_ascii_digit() || c == '-' || c == '/') {
+                    self.pos += 1;
+                }
+                let literal: String = self.chars[start..self.pos].iter().collect();
+                let value: Rational = literal
+                    .parse()
+                    .map_err(|_| self.error("expected a number, `*` or `{`"))?;
+                if self.peek() == Some('*') {
+                    self.pos += 1;
+                    return Ok(Game::new(
+                        vec![Game::Number(value)],
+                        vec![Game::Number(value)],
+                    ));
+                }
+                Ok(Game::Number(value))
+            }
+            None => Err(self.error("unexpected end")),
+        }
+    }
+
+    fn side(&mut self) -> Result<Vec<Game>, GameParseError> {
+        let mut games = Vec::new();
+        if matches!(self.peek(), Some('|') | Some('}')) {
+            return Ok(games);
+        }
+        loop {
+            games.push(self.game()?);
+            if self.peek() == Some(',') {
+                self.pos += 1;
+            } else {
+                return Ok(games);
+            }
+        }
+    }
+}

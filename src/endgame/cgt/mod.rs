@@ -1,0 +1,15 @@
+//! Exact combinatorial game theory for Go endgames: rational numbers, games with number leaves and their
+//! simplification, thermographs (temperature, mean, stops), and the Go player's classification.
+
+pub mod classify;
+pub mod game;
+pub mod rational;
+pub mod thermograph;
+
+pub use classify::{Kind, best_option, classify};
+pub use game::Game;
+pub use rational::Rational;
+pub use thermograph::{Thermograph, Wall};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,243 @@
+//! Thermographs of games with number leaves, computed exactly: each wall is a piecewise-linear function of
+//! the temperature t ≥ −1 with slopes 0 and ±1, stored as its breakpoints. Below the temperature the walls
+//! come from the options (LW(t) = max RW(G^L)(t) − t, RW(t) = min LW(G^R)(t) + t); at and above it both are
+//! the mast at the mean. A number's thermograph is its mast from t = −1.
+
+use super::game::Game;
+use super::rational::Rational;
+
+/// A continuous piecewise-linear function on t ≥ −1: linear between breakpoints, slope `tail` after the last.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Wall {
+    points: Vec<(Rational, Rational)>,
+    tail: Rational,
+}
+
+fn minus_one() -> Rational {
+    Rational::integer(-1)
+}
+
+impl Wall {
+    fn constant(value: Rational) -> Wall {
+        Wall {
+            points: vec![(minus_one(), value)],
+            tail: Rational::ZERO,
+        }
+    }
+
+    /// The breakpoints `(t, value)` from t = −1; above the last one the wall is vertical (the mast).
+    pub fn breakpoints(&self) -> &[(Rational, Rational)] {
+        &self.points
+    }
+
+    pub fn at(&self, t: Rational) -> Rational {
+        let mut previous = self.points[0];
+        if t <= previous.0 {
+            return previous.1;
+        }
+        for &(pt, pv) in &self.points[1..] {
+            if t <= pt {
+                let slope = (pv - previous.1) / (pt - previous.0);
+                return previous.1 + slope * (t - previous.0);
+            }
+            previous = (pt, pv);
+        }
+        previous.1 + self.tail * (t - previous.0)
+    }
+
+    /// The wall plus `slope · t`.
+    fn tilt(&self, slope: Rational) -> Wall {
+        Wall {
+            points: self
+                .points
+                .iter()
+                .map(|&(t, v)| (t, v + slope * t))
+                .collect(),
+            tail: self.tail + slope,
+        }
+    }
+
+    /// Pointwise maximum (`max = true`) or minimum of two walls, with the crossing points as breakpoints.
+    fn combine(&self, other: &Wall, max: bool) -> Wall {
+        let mut ts: Vec<Rational> = self
+            .points
+            .iter()
+            .chain(&other.points)
+            .map(|p| p.0)
+            .collect();
+        ts.sort();
+        ts.dedup();
+        let pick = |a: Rational, b: Rational| if max == (a >= b) { a } else { b };
+        let mut points = Vec::new();
+        for (i, &t) in ts.iter().enumerate() {
+            points.push((t, pick(self.at(t), other.at(t))));
+            // A crossing strictly between this breakpoint and the next (or in the tails) is a new one.
+            let next = ts.get(i + 1).copied();
+            let d0 = self.at(t) - other.at(t);
+            let (t1, d1) = match next {
+                Some(n) => (n, self.at(n) - other.at(n)),
+                None => {
+                    let n = t + Rational::ONE;
+                    (n, self.at(n) - other.at(n))
+                }
+            };
+            if (d0 < Rational::ZERO && d1 > Rational::ZERO)
+                || (d0 > Rational::ZERO && d1 < Rational::ZERO)
+            {
+                let cross = t + (t1 - t) * (d0 / (d0 - d1));
+                if next.is_some() || cross > t {
+                    points.push((cross, self.at(cross)));
+                }
+            }
+        }
+        let last = *points.last().unwrap_or(&(minus_one(), Rational::ZERO));
+        let probe = last.0 + Rational::ONE;
+        let tail = pick(self.at(probe), other.at(probe)) - last.1;
+        let mut wall = Wall { points, tail };
+        wall.normalize();
+        wall
+    }
+
+    /// Drops breakpoints where the slope does not change.
+    fn normalize(&mut self) {
+        let mut out: Vec<(Rational, Rational)> = Vec::with_capacity(self.points.len());
+        for (i, &p) in self.points.iter().enumerate() {
+            if i == 0 {
+                out.push(p);
+                continue;
+            }
+            let before = out[out.len() - 1];
+            let slope_before = (p.1 - before.1) / (p.0 - before.0);
+            let slope_after = match self.points.get(i + 1) {
+                Some(n) => (n.1 - p.1) / (n.0 - p.0),
+                None => self.tail,
+            };
+            if slope_before != slope_after {
+                out.push(p);
+            }
+        }
+        self.points = out;
+    }
+
+    /// The wall up to `t`, then vertical at its value there.
+    fn cut_at(&self, t: Rational) -> Wall {
+        let value = self.at(t);
+        let mut points: Vec<(Rational, Rational)> =
+            self.points.iter().copied().filter(|p| p.0 < t).collect();
+        points.push((t, value));
+        let mut wall = Wall {
+            points,
+            tail: Rational::ZERO,
+        };
+        wall.normalize();
+        wall
+    }
+}
+
+/// The thermograph of a game: its two walls, temperature and mean.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Thermograph {
+    pub left: Wall,
+    pub right: Wall,
+    /// Where the walls meet; for a number, −1/d for a dyadic with denominator d (−1 for integers and for
+    /// the non-dyadic leaves kos produce), the convention of CGT texts.
+    pub temperature: Rational,
+    /// The mast's value: the count.
+    pub mean: Rational,
+}
+
+impl Thermograph {
+    pub fn of(game: &Game) -> Thermograph {
+        match game {
+            Game::Number(x) => Thermograph {
+                left: Wall::constant(*x),
+                right: Wall::constant(*x),
+                temperature: if x.is_dyadic() {
+                    -Rational::new(1, x.denominator())
+                } else {
+                    minus_one()
+                },
+                mean: *x,
+            },
+            Game::Options(o) => o
+                .cached_thermograph(|| Thermograph::from_options(o))
+                .clone(),
+        }
+    }
+
+    fn from_options(o: &super::game::Options) -> Thermograph {
+        {
+            {
+                let fold = |walls: Vec<Wall>, max: bool| {
+                    walls.into_iter().reduce(|a, b| a.combine(&b, max))
+                };
+                let scaffold_left = fold(
+                    o.left
+                        .iter()
+                        .map(|gl| Thermograph::of(gl).right.tilt(-Rational::ONE))
+                        .collect(),
+                    true,
+                );
+                let scaffold_right = fold(
+                    o.right
+                        .iter()
+                        .map(|gr| Thermograph::of(gr).left.tilt(Rational::ONE))
+                        .collect(),
+                    false,
+                );
+                // A side with no options (never produced by the solver) takes the other side's scaffold.
+                let (sl, sr) = match (scaffold_left, scaffold_right) {
+                    (Some(l), Some(r)) => (l, r),
+                    (Some(l), None) => (l.clone(), l),
+                    (None, Some(r)) => (r.clone(), r),
+                    (None, None) => (
+                        Wall::constant(Rational::ZERO),
+                        Wall::constant(Rational::ZERO),
+                    ),
+                };
+                let temperature = first_meeting(&sl, &sr);
+                let mean = sl.at(temperature);
+                Thermograph {
+                    left: sl.cut_at(temperature),
+                    right: sr.cut_at(temperature),
+                    temperature,
+                    mean,
+                }
+            }
+        }
+    }
+}
+
+/// The least t ≥ −1 where the left scaffold is no longer to the left of (greater than) the right one.
+fn first_meeting(left: &Wall, right: &Wall) -> Rational {
+    let start = minus_one();
+    let diff = |t: Rational| left.at(t) - right.at(t);
+    if diff(start) <= Rational::ZERO {
+        return start;
+    }
+    let mut ts: Vec<Rational> = left
+        .points
+        .iter()
+        .chain(&right.points)
+        .map(|p| p.0)
+        .filter(|&t| t > start)
+        .collect();
+    ts.sort();
+    ts.dedup();
+    let mut previous = start;
+    for t in ts {
+        let d = diff(t);
+        if d <= Rational::ZERO {
+            let d0 = diff(previous);
+            return previous + (t - previous) * (d0 / (d0 - d));
+        }
+        previous = t;
+    }
+    // Past every breakpoint the difference is linear; its slope is negative for games that cool.
+    let d0 = diff(previous);
+    let slope = diff(previous + Rational::ONE) - d0;
+    if slope >= Rational::ZERO {
+        return previous;
+    }
+    previous + d0 / (-slope)
+}

@@ -1,0 +1,8 @@
+//! Endgame temperatures: exact combinatorial games, the exact local solver, and endgame problem files.
+//! Sees the Go core only; engines arrive through the `Engine` trait in later work.
+
+pub mod cgt;
+pub mod problem;
+pub mod region;
+pub mod settle;
+pub mod solver;

@@ -1,0 +1,679 @@
+//! `gtp`: any engine speaking the Go Text Protocol, e.g. GNU Go or KataGo's GTP mode.
+//!
+//! [`GtpClient`] is the protocol: one command at a time over a child process run from an argv (never a
+//! shell), responses up to the blank line, `?` answers turned into typed errors with the engine's words.
+//! [`GtpEngine`] puts a client behind the [`Engine`] trait: it sets the position up from scratch for each
+//! query and analyses with `kata-analyze` or `lz-analyze` when the engine has one (banned moves become
+//! `avoid`), else asks `reg_genmove`/`genmove` for its one choice.
+
+use super::{Analysis, CancelToken, Engine, EngineError, MoveInfo, Query, Report, RootInfo};
+use crate::go::{BoardSize, Color, KoRule, Move, Rules, Scoring};
+use std::collections::{HashSet, VecDeque};
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::sync::mpsc;
+
+/// Lines of stderr kept for error messages.
+const STDERR_LINES: usize = 40;
+
+/// What `genmove` answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GenMove {
+    Play(Move),
+    Resign,
+}
+
+/// A running GTP engine.
+pub struct GtpClient {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: Lines<BufReader<ChildStdout>>,
+    stderr: Arc<Mutex<VecDeque<String>>>,
+    known: HashSet<String>,
+    name: String,
+    /// The longest any one command may take before the engine counts as hung.
+    pub timeout: Duration,
+}
+
+impl GtpClient {
+    /// Starts the engine and asks for its name, version and commands.
+    pub async fn start(command: &[String]) -> Result<GtpClient, EngineError> {
+        let label = command.join(" ");
+        let unavailable = |detail: String| EngineError::Unavailable {
+            engine: label.clone(),
+            detail,
+        };
+        let program = command
+            .first()
+            .ok_or_else(|| unavailable("no command given".into()))?;
+        let mut child = Command::new(program)
+            .args(&command[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|e| {
+                unavailable(format!(
+                    "could not run `{label}`: {e} (check the path and permissions)"
+                ))
+            })?;
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            return Err(unavailable(
+                "its standard streams could not be opened".into(),
+            ));
+        };
+        let lines = Arc::new(Mutex::new(VecDeque::new()));
+        {
+            let lines = Arc::clone(&lines);
+            tokio::spawn(async move {
+                let mut reader = BufReader::new(stderr).lines();
+                while let Ok(Some(line)) = reader.next_line().await {
+                    let mut l = lines.lock().unwrap_or_else(|e| e.into_inner());
+                    if l.len() == STDERR_LINES {
+                        l.pop_front();
+                    }
+                    l.push_back(line);
+                }
+            });
+        }
+        let mut client = GtpClient {
+            child,
+            stdin,
+            stdout: BufReader::new(stdout).lines(),
+            stderr: lines,
+            known: HashSet::new(),
+            name: label.clone(),
+            timeout: Duration::from_secs(60),
+        };
+        let name = match client.command("name").await {
+            Ok(n) => n,
+            Err(e) => {
+                // Give stderr a moment so that the start-up error shows why.
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                return Err(unavailable(format!(
+                    "it did not answer `name` ({e}){}",
+                    client.stderr_tail()
+                )));
+            }
+        };
+        let version = client.command("version").await.unwrap_or_default();
+        client.name = format!("{name} {version}").trim().to_string();
+        let list = client.command("list_commands").await?;
+        client.known = list.lines().map(|l| l.trim().to_string()).collect();
+        Ok(client)
+    }
+
+    /// The engine's name and version as it gives them.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn pid(&self) -> Option<u32> {
+        self.child.id()
+    }
+
+    pub fn knows(&self, command: &str) -> bool {
+        self.known.contains(command)
+    }
+
+    fn stderr_tail(&self) -> String {
+        let lines = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
+        if lines.is_empty() {
+            String::new()
+        } else {
+            let tail: Vec<&str> = lines
+                .iter()
+                .rev()
+                .take(12)
+                .rev()
+                .map(String::as_str)
+                .collect();
+            format!("; its stderr ends with:\n  {}", tail.join("\n  "))
+        }
+    }
+
+    fn died(&self, when: &str) -> EngineError {
+        EngineError::Died {
+            engine: self.name.clone(),
+            detail: format!("{when}{}", self.stderr_tail()),
+        }
+    }
+
+    async fn send_line(&mut self, line: &str) -> Result<(), EngineError> {
+        let text = format!("{line}\n");
+        let result = async {
+            self.stdin.write_all(text.as_bytes()).await?;
+            self.stdin.flush().await
+        }
+        .await;
+        result.map_err(|e| self.died(&format!("writing `{line}` failed: {e}")))
+    }
+
+    async fn read_line(&mut self) -> Result<String, EngineError> {
+        match tokio::time::timeout(self.timeout, self.stdout.next_line()).await {
+            Ok(Ok(Some(line))) => Ok(line.replace('\r', "")),
+            Ok(Ok(None)) | Ok(Err(_)) => {
+                let status =
+                    match tokio::time::timeout(Duration::from_secs(2), self.child.wait()).await {
+                        Ok(Ok(s)) => s.to_string(),
+                        _ => "no exit status".into(),
+                    };
+                Err(self.died(&format!("the process ended ({status})")))
+            }
+            Err(_) => Err(EngineError::TimedOut {
+                engine: self.name.clone(),
+                after: self.timeout,
+            }),
+        }
+    }
+
+    /// Sends one command and returns the answer's text (without `=`); a `?` answer is a refusal.
+    pub async fn command(&mut self, command: &str) -> Result<String, EngineError> {
+        self.send_line(command).await?;
+        self.read_response(command).await
+    }
+
+    async fn read_response(&mut self, command: &str) -> Result<String, EngineError> {
+        let mut first = self.read_line().await?;
+        while first.trim().is_empty() {
+            first = self.read_line().await?;
+        }
+        let mut body = vec![
+            first[1..]
+                .trim_start_matches(|c: char| c.is_ascii_digit())
+                .trim()
+                .to_string(),
+        ];
+        loop {
+            let line = self.read_line().await?;
+            if line.trim().is_empty() {
+                break;
+            }
+            body.push(line);
+        }
+        let text = body.join("\n").trim().to_string();
+        match first.chars().next() {
+            Some('=') => Ok(text),
+            Some('?') => Err(EngineError::Refused {
+                engine: self.name.clone(),
+                message: format!("`{command}`: {text}"),
+            }),
+            _ => Err(EngineError::Refused {
+                engine: self.name.clone(),
+                message: format!("`{command}`: not a GTP answer: {first}"),
+            }),
+        }
+    }
+
+    /// Sets the board size (`rectangular_boardsize` for rectangles), clears it and sets komi and rules.
+    pub async fn new_game(&mut self, size: BoardSize, rules: Rules) -> Result<(), EngineError> {
+        if size.is_square() {
+            self.command(&format!("boardsize {}", size.width())).await?;
+        } else if self.knows("rectangular_boardsize") {
+            self.command(&format!(
+                "rectangular_boardsize {} {}",
+                size.width(),
+                size.height()
+            ))
+            .await?;
+        } else {
+            return Err(EngineError::BadQuery(format!(
+                "{} does not play on rectangular boards ({size})",
+                self.name
+            )));
+        }
+        self.command("clear_board").await?;
+        self.command(&format!("komi {}", rules.komi.value()))
+            .await?;
+        if self.knows("kata-set-rules") {
+            let name = katago_rules_name(rules);
+            self.command(&format!("kata-set-rules {name}")).await?;
+        }
+        Ok(())
+    }
+
+    pub async fn play(
+        &mut self,
+        color: Color,
+        mv: Move,
+        size: BoardSize,
+    ) -> Result<(), EngineError> {
+        self.command(&format!("play {} {}", color.letter(), mv.to_gtp(size)))
+            .await
+            .map(|_| ())
+    }
+
+    pub async fn genmove(&mut self, color: Color, size: BoardSize) -> Result<GenMove, EngineError> {
+        let answer = self.command(&format!("genmove {}", color.letter())).await?;
+        self.parse_genmove(&answer, size)
+    }
+
+    fn parse_genmove(&self, answer: &str, size: BoardSize) -> Result<GenMove, EngineError> {
+        if answer.eq_ignore_ascii_case("resign") {
+            return Ok(GenMove::Resign);
+        }
+        Move::parse_gtp(answer, size)
+            .map(GenMove::Play)
+            .map_err(|e| EngineError::Refused {
+                engine: self.name.clone(),
+                message: format!("genmove answered `{answer}`: {e}"),
+            })
+    }
+
+    /// The engine's score of the current position, Black's lead (`B+3.5` → 3.5, `W+2` → -2, `0` → 0).
+    pub async fn final_score(&mut self) -> Result<f64, EngineError> {
+        let answer = self.command("final_score").await?;
+        parse_score(&answer).ok_or_else(|| EngineError::Refused {
+            engine: self.name.clone(),
+            message: format!("final_score answered `{answer}`"),
+        })
+    }
+
+    pub async fn quit(mut self) {
+        let _ = self.command("quit").await;
+        let _ = tokio::time::timeout(Duration::from_secs(2), self.child.wait()).await;
+    }
+
+    /// Sets up `query`'s position: size, rules, setup stones and moves.
+    async fn set_position(&mut self, query: &Query) -> Result<(), EngineError> {
+        let size = query.size;
+        self.new_game(size, query.rules).await?;
+        for &p in &query.setup.black {
+            self.play(Color::Black, Move::Play(p), size).await?;
+        }
+        for &p in &query.setup.white {
+            self.play(Color::White, Move::Play(p), size).await?;
+        }
+        for &(color, mv) in &query.moves {
+            self.play(color, mv, size).await?;
+        }
+        Ok(())
+    }
+
+    /// Runs `kata-analyze`/`lz-analyze` on the position until the visit or time limit or a cancel, sending
+    /// reports as they come; returns the last one (final).
+    async fn analyze_streaming(
+        &mut self,
+        query: &Query,
+        kata: bool,
+        cancel: &CancelToken,
+        tx: &mpsc::Sender<Result<Report, EngineError>>,
+    ) -> Result<Report, EngineError> {
+        let to_move = query.to_move();
+        let interval_cs = query
+            .report_every
+            .map_or(10, |d| (d.as_millis() / 10).max(1));
+        let mut cmd = format!(
+            "{} {} interval {interval_cs}",
+            if kata { "kata-analyze" } else { "lz-analyze" },
+            to_move.letter()
+        );
+        if !query.avoid.is_empty() {
+            let moves: Vec<String> = query.avoid.iter().map(|m| m.to_gtp(query.size)).collect();
+            cmd.push_str(&format!(
+                " avoid {} {} 1",
+                to_move.letter(),
+                moves.join(",")
+            ));
+        }
+        if kata {
+            cmd.push_str(" rootInfo true");
+            if query.include_ownership {
+                cmd.push_str(" ownership true");
+            }
+        }
+        self.send_line(&cmd).await?;
+        let mut first = self.read_line().await?;
+        while first.trim().is_empty() {
+            first = self.read_line().await?;
+        }
+        if let Some(words) = first.strip_prefix('?') {
+            return Err(EngineError::Refused {
+                engine: self.name.clone(),
+                message: format!("`{cmd}`: {}", words.trim()),
+            });
+        }
+        let deadline = query.max_time.map(|t| tokio::time::Instant::now() + t);
+        let mut last = Report::default();
+        let mut stopping = false;
+        loop {
+            let line = tokio::select! {
+                line = self.read_line() => line?,
+                _ = cancel.cancelled(), if !stopping => String::from("\u{0}stop"),
+                _ = async { match deadline { Some(d) => tokio::time::sleep_until(d).await, None => std::future::pending().await } }, if !stopping => String::from("\u{0}stop"),
+            };
+            if line == "\u{0}stop" {
+                // Any new line stops the analysis; the engine then ends its answer with a blank line.
+                self.send_line("").await?;
+                stopping = true;
+                continue;
+            }
+            if line.trim().is_empty() {
+                break;
+            }
+            if let Some(report) = parse_analysis(&line, query.size, to_move, kata) {
+                let done = query.max_visits.is_some_and(|v| report.root.visits >= v);
+                last = report;
+                if query.report_every.is_some() {
+                    let _ = tx.try_send(Ok(last.clone()));
+                }
+                if done && !stopping {
+                    self.send_line("").await?;
+                    stopping = true;
+                }
+            }
+        }
+        last.is_final = true;
+        Ok(last)
+    }
+
+    /// The engine's one choice, for engines without analysis commands.
+    async fn choose(&mut self, query: &Query) -> Result<Report, EngineError> {
+        let to_move = query.to_move();
+        let (answer, undo) = if self.knows("reg_genmove") {
+            (
+                self.command(&format!("reg_genmove {}", to_move.letter()))
+                    .await?,
+                false,
+            )
+        } else {
+            (
+                self.command(&format!("genmove {}", to_move.letter()))
+                    .await?,
+                true,
+            )
+        };
+        let chosen = self.parse_genmove(&answer, query.size)?;
+        if undo && chosen != GenMove::Resign {
+            self.command("undo").await?;
+        }
+        let GenMove::Play(mv) = chosen else {
+            return Ok(Report {
+                is_final: true,
+                ..Report::default()
+            });
+        };
+        if query.avoid.contains(&mv) {
+            return Err(EngineError::Refused {
+                engine: self.name.clone(),
+                message: format!(
+                    "it chose the banned move {} and cannot be told to avoid it",
+                    mv.to_gtp(query.size)
+                ),
+            });
+        }
+        // Without analysis the engine gives no values: the winrate is reported as even (unknown).
+        let info = MoveInfo {
+            mv,
+            visits: 1,
+            winrate: 0.5,
+            score_lead: 0.0,
+            prior: 1.0,
+            pv: vec![mv],
+            lcb: None,
+        };
+        Ok(Report {
+            moves: vec![info],
+            root: RootInfo {
+                winrate: 0.5,
+                visits: 1,
+                ..RootInfo::default()
+            },
+            policy: None,
+            ownership: None,
+            is_final: true,
+        })
+    }
+}
+
+/// KataGo's name for tengen's rules (GTP `kata-set-rules`): a preset where one matches, else the compact form.
+fn katago_rules_name(rules: Rules) -> String {
+    let base = |r: Rules| r.with_komi(rules.komi) == rules;
+    if base(Rules::tromp_taylor()) {
+        "tromp-taylor".into()
+    } else if base(Rules::japanese()) {
+        "japanese".into()
+    } else if base(Rules::chinese()) {
+        "chinese".into()
+    } else {
+        rules.to_compact()
+    }
+}
+
+/// Parses `B+3.5`, `W+2.0`, `0` (Black's lead).
+pub fn parse_score(text: &str) -> Option<f64> {
+    let t = text.split_whitespace().next()?;
+    if t == "0" {
+        return Some(0.0);
+    }
+    let (sign, rest) = match t.get(..2)? {
+        "B+" => (1.0, &t[2..]),
+        "W+" => (-1.0, &t[2..]),
+        _ => return None,
+    };
+    match rest {
+        "R" | "Resign" | "T" | "Time" => Some(sign * f64::INFINITY),
+        _ => rest.parse::<f64>().ok().map(|v| sign * v),
+    }
+}
+
+/// Parses one `kata-analyze` (or `lz-analyze`, values ×10000 and no scores) line into a report from
+/// Black's point of view; values in those lines are the player to move's.
+pub fn parse_analysis(line: &str, size: BoardSize, to_move: Color, kata: bool) -> Option<Report> {
+    const MARKERS: [&str; 4] = ["info", "rootInfo", "ownership", "ownershipStdev"];
+    const PV_ENDS: [&str; 8] = [
+        "info",
+        "rootInfo",
+        "ownership",
+        "ownershipStdev",
+        "pvVisits",
+        "pvEdgeVisits",
+        "movesOwnership",
+        "movesOwnershipStdev",
+    ];
+    let scale = if kata { 1.0 } else { 10_000.0 };
+    let black = |wr: f64| {
+        if to_move == Color::Black {
+            wr
+        } else {
+            1.0 - wr
+        }
+    };
+    let lead = |s: f64| if to_move == Color::Black { s } else { -s };
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let mut report = Report::default();
+    let mut i = 0;
+    let mut root_seen = false;
+    while i < tokens.len() {
+        match tokens[i] {
+            "info" => {
+                i += 1;
+                let mut info = MoveInfo {
+                    mv: Move::Pass,
+                    visits: 0,
+                    winrate: 0.5,
+                    score_lead: 0.0,
+                    prior: 0.0,
+                    pv: vec![],
+                    lcb: None,
+                };
+                let mut has_move = false;
+                while i < tokens.len() && !MARKERS.contains(&tokens[i]) {
+                    let key = tokens[i];
+                    if key == "pv" {
+                        i += 1;
+                        while i < tokens.len() && !PV_ENDS.contains(&tokens[i]) {
+                            info.pv.push(Move::parse_gtp(tokens[i], size).ok()?);
+                            i += 1;
+                        }
+                        continue;
+                    }
+                    let value = *tokens.get(i + 1)?;
+                    let num = || value.parse::<f64>().ok();
+                    match key {
+                        "move" => {
+                            info.mv = Move::parse_gtp(value, size).ok()?;
+                            has_move = true;
+                        }
+                        "visits" => info.visits = value.parse().ok()?,
+                        "winrate" => info.winrate = black(num()? / scale),
+                        "scoreLead" => info.score_lead = lead(num()?),
+                        "prior" => info.prior = num()? / scale,
+                        "lcb" => info.lcb = Some(num()? / scale),
+                        _ => {}
+                    }
+                    i += 2;
+                }
+                if has_move {
+                    report.moves.push(info);
+                }
+            }
+            "rootInfo" => {
+                i += 1;
+                root_seen = true;
+                while i + 1 < tokens.len() && !MARKERS.contains(&tokens[i]) {
+                    let value = tokens[i + 1].parse::<f64>().ok()?;
+                    match tokens[i] {
+                        "visits" => report.root.visits = value as u64,
+                        "winrate" => report.root.winrate = black(value),
+                        "scoreLead" => report.root.score_lead = lead(value),
+                        "scoreSelfplay" => report.root.score_mean = lead(value),
+                        "scoreStdev" => report.root.score_stdev = value,
+                        _ => {}
+                    }
+                    i += 2;
+                }
+            }
+            "ownership" => {
+                i += 1;
+                let n = size.area();
+                let values: Option<Vec<f32>> = tokens
+                    .get(i..i + n)?
+                    .iter()
+                    .map(|t| t.parse::<f32>().ok().map(|v| lead(v as f64) as f32))
+                    .collect();
+                report.ownership = Some(values?);
+                i += n;
+            }
+            _ => i += 1,
+        }
+    }
+    if !root_seen {
+        // lz-analyze has no root info: the visits are the children's, the value the most visited move's.
+        report.root.visits = report.moves.iter().map(|m| m.visits).sum();
+        if let Some(best) = report.moves.iter().max_by_key(|m| m.visits) {
+            report.root.winrate = best.winrate;
+            report.root.score_lead = best.score_lead;
+        }
+    }
+    (!report.moves.is_empty()).then_some(report)
+}
+
+/// A GTP engine behind the [`Engine`] trait. Queries run one at a time (GTP has one board).
+pub struct GtpEngine {
+    command: Vec<String>,
+    client: Arc<tokio::sync::Mutex<Option<GtpClient>>>,
+    /// The running process's id (0: none), readable while a query holds the client.
+    pid: Arc<std::sync::atomic::AtomicU32>,
+}
+
+impl GtpEngine {
+    pub fn new(command: Vec<String>) -> GtpEngine {
+        GtpEngine {
+            command,
+            client: Arc::new(tokio::sync::Mutex::new(None)),
+            pid: Arc::new(std::sync::atomic::AtomicU32::new(0)),
+        }
+    }
+
+    /// The process id of the running engine, if one has been started.
+    pub fn pid(&self) -> Option<u32> {
+        Some(self.pid.load(std::sync::atomic::Ordering::SeqCst)).filter(|&p| p != 0)
+    }
+}
+
+impl Engine for GtpEngine {
+    fn name(&self) -> String {
+        self.client
+            .try_lock()
+            .ok()
+            .and_then(|c| c.as_ref().map(|c| c.name().to_string()))
+            .unwrap_or_else(|| self.command.join(" "))
+    }
+
+    fn analyze(&self, query: Query) -> Analysis {
+        let (analysis, tx, cancel) = Analysis::channel();
+        let client = Arc::clone(&self.client);
+        let command = self.command.clone();
+        let pid = Arc::clone(&self.pid);
+        tokio::spawn(async move {
+            let mut guard = client.lock().await;
+            let result = run_query(&mut guard, &command, &query, &cancel, &tx, &pid).await;
+            if matches!(
+                result,
+                Err(EngineError::Died { .. }) | Err(EngineError::TimedOut { .. })
+            ) {
+                // Start afresh next time.
+                *guard = None;
+            }
+            let _ = tx.send(result).await;
+        });
+        analysis
+    }
+}
+
+async fn run_query(
+    slot: &mut Option<GtpClient>,
+    command: &[String],
+    query: &Query,
+    cancel: &CancelToken,
+    tx: &mpsc::Sender<Result<Report, EngineError>>,
+    pid: &std::sync::atomic::AtomicU32,
+) -> Result<Report, EngineError> {
+    if slot.is_none() {
+        let client = GtpClient::start(command).await?;
+        pid.store(
+            client.pid().unwrap_or(0),
+            std::sync::atomic::Ordering::SeqCst,
+        );
+        *slot = Some(client);
+    }
+    let Some(client) = slot.as_mut() else {
+        return Err(EngineError::Unavailable {
+            engine: command.join(" "),
+            detail: "not started".into(),
+        });
+    };
+    client.set_position(query).await?;
+    if client.knows("kata-analyze") {
+        client.analyze_streaming(query, true, cancel, tx).await
+    } else if client.knows("lz-analyze") {
+        client.analyze_streaming(query, false, cancel, tx).await
+    } else {
+        client.choose(query).await
+    }
+}
+
+/// Whether the rules are ones GNU Go can be asked for on its command line (area scoring is
+/// `--chinese-rules`; GNU Go has no superko flag beyond `--positional-superko`).
+pub fn gnugo_rule_flags(rules: Rules) -> Vec<String> {
+    let mut flags = Vec::new();
+    if rules.scoring == Scoring::Area {
+        flags.push("--chinese-rules".to_string());
+    }
+    match rules.ko {
+        KoRule::Positional => flags.push("--positional-superko".into()),
+        KoRule::Situational => flags.push("--situational-superko".into()),
+        KoRule::Simple => {}
+    }
+    flags
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,673 @@
+//! The job scheduler: one tokio task that owns the queue, starts jobs by priority up to K at a time,
+//! keeps background expansion topped up with the K cheapest nodes, and turns everything into
+//! [`JobEvent`]s for the app. Searches run on the engine's own threads; book updates run in
+//! `spawn_blocking`, so neither ever holds up the thread that draws the screen.
+
+use super::book_port::{Mark, NodeId as ViewId, NodeView};
+use super::metered::Metered;
+use super::view::{marks_of, node_view, to_book_mark};
+use super::{JobEvent, JobId, JobKind, Priority};
+use crate::book::expand::{self, ExpandSettings};
+use crate::book::store::{BookStore, Record};
+use crate::book::{self, Book, NodeId};
+use crate::engine::{CancelToken, Engine, EngineError};
+use crate::go::{Move, Symmetry};
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
+use tokio::sync::mpsc;
+
+/// Books up to this many nodes send every changed node view after a change; larger ones send the
+/// changed nodes and their ancestors (costs elsewhere catch up with the next change that touches them).
+const FULL_DIFF_LIMIT: usize = 20_000;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunnerConfig {
+    /// K: jobs running at once.
+    pub concurrent: usize,
+    pub expand_visits: u64,
+    pub analyze_visits: u64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Request {
+    StartExpansion,
+    PauseExpansion,
+    StopExpansion,
+    AnalyzeLine { line: Vec<Move>, priority: Priority },
+    SetMarks { line: Vec<Move>, marks: Vec<Mark> },
+    Cancel(JobId),
+    Retry(JobId),
+    StopAll,
+}
+
+/// The book the jobs grow, its file (when it has one) and the views the app was last sent.
+pub struct SharedBook {
+    book: Mutex<Book>,
+    store: Mutex<Option<BookStore>>,
+    sent: Mutex<Vec<NodeView>>,
+}
+
+impl SharedBook {
+    pub fn new(book: Book, store: Option<BookStore>) -> Arc<SharedBook> {
+        let sent = if book.len() <= FULL_DIFF_LIMIT {
+            (0..book.len())
+                .map(|i| node_view(&book, NodeId(i as u32)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Arc::new(SharedBook {
+            book: Mutex::new(book),
+            store: Mutex::new(store),
+            sent: Mutex::new(sent),
+        })
+    }
+
+    pub fn lock(&self) -> MutexGuard<'_, Book> {
+        // A panic in another job must not take the book with it: the data is still consistent between steps.
+        self.book
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn changed_views(&self, book: &Book, ids: &[NodeId]) -> Vec<NodeView> {
+        let mut sent = self.sent.lock().unwrap_or_else(|p| p.into_inner());
+        if book.len() <= FULL_DIFF_LIMIT {
+            let mut out = Vec::new();
+            for i in 0..book.len() {
+                let view = node_view(book, NodeId(i as u32));
+                if sent.get(i) != Some(&view) {
+                    if i < sent.len() {
+                        sent[i] = view.clone();
+                    } else {
+                        sent.push(view.clone());
+                    }
+                    out.push(view);
+                }
+            }
+            return out;
+        }
+        let mut seen: HashSet<NodeId> = HashSet::new();
+        let mut stack: Vec<NodeId> = ids.to_vec();
+        while let Some(id) = stack.pop() {
+            if seen.insert(id) {
+                stack.extend(book.node(id).parents.iter().map(|p| p.parent));
+            }
+        }
+        let mut ids: Vec<NodeId> = seen.into_iter().collect();
+        ids.sort();
+        ids.into_iter().map(|id| node_view(book, id)).collect()
+    }
+}
+
+pub struct Runner {
+    tx: mpsc::UnboundedSender<Request>,
+}
+
+impl Runner {
+    /// Starts the scheduler on the current tokio runtime.
+    pub fn spawn(
+        shared: Arc<SharedBook>,
+        engine: Arc<dyn Engine>,
+        config: RunnerConfig,
+        started: Instant,
+        events: mpsc::UnboundedSender<JobEvent>,
+    ) -> Runner {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let scheduler = Scheduler {
+            shared,
+            engine,
+            config,
+            started,
+            events,
+            queue: Vec::new(),
+            running: HashMap::new(),
+            kinds: HashMap::new(),
+            next_id: 1,
+            expansion: ExpansionMode::Stopped,
+            given_up: HashSet::new(),
+        };
+        tokio::spawn(scheduler.run(rx));
+        Runner { tx }
+    }
+
+    pub fn send(&self, request: Request) {
+        // After the scheduler has stopped (quitting) there is nobody left to tell.
+        let _ = self.tx.send(request);
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ExpansionMode {
+    Stopped,
+    Running,
+    Paused,
+}
+
+struct Pending {
+    id: JobId,
+    kind: JobKind,
+    priority: Priority,
+}
+
+type Outcome = Result<String, JobFailure>;
+
+enum JobFailure {
+    Cancelled,
+    Failed(String),
+}
+
+impl From<EngineError> for JobFailure {
+    fn from(e: EngineError) -> JobFailure {
+        match e {
+            EngineError::Cancelled => JobFailure::Cancelled,
+            e => JobFailure::Failed(e.to_string()),
+        }
+    }
+}
+
+struct Scheduler {
+    shared: Arc<SharedBook>,
+    engine: Arc<dyn Engine>,
+    config: RunnerConfig,
+    started: Instant,
+    events: mpsc::UnboundedSender<JobEvent>,
+    queue: Vec<Pending>,
+    running: HashMap<JobId, (JobKind, CancelToken)>,
+    kinds: HashMap<JobId, (JobKind, Priority)>,
+    next_id: u32,
+    expansion: ExpansionMode,
+    given_up: HashSet<ViewId>,
+}
+
+impl Scheduler {
+    fn now(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64
+    }
+
+    fn emit(&self, event: JobEvent) {
+        let _ = self.events.send(event);
+    }
+
+    async fn run(mut self, mut requests: mpsc::UnboundedReceiver<Request>) {
+        let (done_tx, mut done_rx) = mpsc::unbounded_channel::<(JobId, Outcome)>();
+        loop {
+            tokio::select! {
+                request = requests.recv() => match request {
+                    None | Some(Request::StopAll) => {
+                        for (_, cancel) in self.running.values() { cancel.cancel(); }
+                        return;
+                    }
+                    Some(request) => self.handle(request).await,
+                },
+                Some((id, outcome)) = done_rx.recv() => {
+                    let finished = self.running.remove(&id);
+                    if let (Some((JobKind::Expand { node, .. }, _)), Err(JobFailure::Failed(_))) = (&finished, &outcome) {
+                        self.given_up.insert(*node);
+                    }
+                    let at_ms = self.now();
+                    self.emit(match outcome {
+                        Ok(summary) => JobEvent::Finished { id, at_ms, summary },
+                        Err(JobFailure::Cancelled) => JobEvent::Cancelled { id, at_ms },
+                        Err(JobFailure::Failed(error)) => JobEvent::Failed { id, at_ms, error },
+                    });
+                }
+            }
+            self.schedule(&done_tx).await;
+        }
+    }
+
+    async fn handle(&mut self, request: Request) {
+        match request {
+            Request::StartExpansion => self.expansion = ExpansionMode::Running,
+            Request::PauseExpansion => self.expansion = ExpansionMode::Paused,
+            Request::StopExpansion => {
+                self.expansion = ExpansionMode::Stopped;
+                let at_ms = self.now();
+                let (dropped, kept): (Vec<Pending>, Vec<Pending>) = self
+                    .queue
+                    .drain(..)
+                    .partition(|p| matches!(p.kind, JobKind::Expand { .. }));
+                self.queue = kept;
+                for p in dropped {
+                    self.emit(JobEvent::Cancelled { id: p.id, at_ms });
+                }
+                for (kind, cancel) in self.running.values() {
+                    if matches!(kind, JobKind::Expand { .. }) {
+                        cancel.cancel();
+                    }
+                }
+            }
+            Request::AnalyzeLine { line, priority } => {
+                self.enqueue(JobKind::AnalyzeLine { line }, priority)
+            }
+            Request::SetMarks { line, marks } => {
+                let shared = Arc::clone(&self.shared);
+                let result =
+                    tokio::task::spawn_blocking(move || set_marks(&shared, &line, &marks)).await;
+                match result {
+                    Ok(Ok(events)) => events.into_iter().for_each(|e| self.emit(e)),
+                    Ok(Err(e)) => self.emit(JobEvent::Notice {
+                        text: format!("marks not saved: {e}"),
+                        is_error: true,
+                    }),
+                    Err(e) => self.emit(JobEvent::Notice {
+                        text: format!("marks not saved: {e}"),
+                        is_error: true,
+                    }),
+                }
+            }
+            Request::Cancel(id) => {
+                if let Some(i) = self.queue.iter().position(|p| p.id == id) {
+                    self.queue.remove(i);
+                    self.emit(JobEvent::Cancelled {
+                        id,
+                        at_ms: self.now(),
+                    });
+                } else if let Some((_, cancel)) = self.running.get(&id) {
+                    cancel.cancel();
+                }
+            }
+            Request::Retry(id) => {
+                if let Some((kind, priority)) = self.kinds.get(&id).cloned() {
+                    self.enqueue(kind, priority);
+                }
+            }
+            Request::StopAll => {}
+        }
+    }
+
+    fn enqueue(&mut self, kind: JobKind, priority: Priority) {
+        let id = JobId(self.next_id);
+        self.next_id += 1;
+        let target_visits = match &kind {
+            // The full search plus the quick ones of a typical step (one new child).
+            JobKind::Expand { .. } => {
+                self.config.expand_visits + 2 * self.config.expand_visits.div_ceil(2)
+            }
+            JobKind::AnalyzeLine { line } => {
+                (self.config.analyze_visits + 2 * self.config.analyze_visits.div_ceil(2))
+                    * (line.len() as u64 + 1)
+            }
+        };
+        self.emit(JobEvent::Queued {
+            id,
+            kind: kind.clone(),
+            priority,
+            target_visits,
+        });
+        self.kinds.insert(id, (kind.clone(), priority));
+        self.queue.push(Pending { id, kind, priority });
+    }
+
+    /// Tops up expansion, then starts what fits.
+    async fn schedule(&mut self, done_tx: &mpsc::UnboundedSender<(JobId, Outcome)>) {
+        let k = self.config.concurrent.max(1);
+        if self.expansion == ExpansionMode::Running {
+            let in_flight: HashSet<ViewId> = self
+                .queue
+                .iter()
+                .map(|p| &p.kind)
+                .chain(self.running.values().map(|(kind, _)| kind))
+                .filter_map(|kind| match kind {
+                    JobKind::Expand { node, .. } => Some(*node),
+                    _ => None,
+                })
+                .collect();
+            if in_flight.len() < k {
+                let shared = Arc::clone(&self.shared);
+                let want = k - in_flight.len();
+                // Nodes whose expansion failed this run are not picked again (no retry loop).
+                let exclude: HashSet<ViewId> = in_flight.union(&self.given_up).copied().collect();
+                let picked =
+                    tokio::task::spawn_blocking(move || pick_nodes(&shared, want, &exclude))
+                        .await
+                        .unwrap_or_default();
+                if picked.is_empty() && in_flight.is_empty() {
+                    self.expansion = ExpansionMode::Stopped;
+                    self.emit(JobEvent::ExpansionIdle {
+                        reason: "no position of the book can be expanded".into(),
+                    });
+                }
+                for (node, line) in picked {
+                    self.enqueue(JobKind::Expand { node, line }, Priority(0));
+                }
+            }
+        }
+        while self.running.len() < k {
+            let paused = self.expansion != ExpansionMode::Running;
+            let next = self
+                .queue
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| !(paused && matches!(p.kind, JobKind::Expand { .. })))
+                .max_by_key(|(_, p)| (p.priority, std::cmp::Reverse(p.id)))
+                .map(|(i, _)| i);
+            let Some(i) = next else { break };
+            let job = self.queue.remove(i);
+            self.start(job, done_tx.clone());
+        }
+    }
+
+    fn start(&mut self, job: Pending, done_tx: mpsc::UnboundedSender<(JobId, Outcome)>) {
+        let cancel = CancelToken::default();
+        self.running
+            .insert(job.id, (job.kind.clone(), cancel.clone()));
+        self.emit(JobEvent::Started {
+            id: job.id,
+            at_ms: self.now(),
+        });
+        let context = JobContext {
+            id: job.id,
+            shared: Arc::clone(&self.shared),
+            engine: Arc::clone(&self.engine),
+            config: self.config.clone(),
+            events: self.events.clone(),
+            cancel,
+        };
+        tokio::spawn(async move {
+            let outcome = match job.kind {
+                JobKind::Expand { node, .. } => context.expand(NodeId(node.0)).await,
+                JobKind::AnalyzeLine { line } => context.analyze_line(&line).await,
+            };
+            let _ = done_tx.send((job.id, outcome));
+        });
+    }
+}
+
+/// The K cheapest expandable nodes not already in flight, with the line (root orientation) to each.
+fn pick_nodes(
+    shared: &SharedBook,
+    want: usize,
+    exclude: &HashSet<ViewId>,
+) -> Vec<(ViewId, Vec<Move>)> {
+    let book = shared.lock();
+    book::cost::cheapest(&book, want + exclude.len())
+        .into_iter()
+        .filter(|id| !exclude.contains(&ViewId(id.0)))
+        .take(want)
+        .filter_map(|id| Some((ViewId(id.0), line_to(&book, id)?)))
+        .collect()
+}
+
+/// The cheapest line from the root to `id`, as moves in the root's orientation.
+pub fn line_to(book: &Book, id: NodeId) -> Option<Vec<Move>> {
+    let path = book.path_from_root(id).ok()?;
+    let size = book.meta.size;
+    let mut root_to_node = Symmetry::IDENTITY;
+    let mut line = Vec::new();
+    for (parent, edge) in path {
+        let e = &book.node(parent).edges[edge];
+        line.push(root_to_node.inverse().apply_move(size, e.mv));
+        root_to_node = root_to_node.then(e.to_child);
+    }
+    Some(line)
+}
+
+fn set_marks(shared: &SharedBook, line: &[Move], marks: &[Mark]) -> Result<Vec<JobEvent>, String> {
+    let mut book = shared.lock();
+    let id = book.follow_line(line).map_err(|e| e.to_string())?.id;
+    book.marks.remove(&id);
+    for &m in marks {
+        let m = to_book_mark(m).check().map_err(|e| e.to_string())?;
+        book::marks::set_mark(&mut book, id, m);
+    }
+    let stored = book.marks.get(&id).copied().unwrap_or_default();
+    if let Some(store) = shared
+        .store
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .as_mut()
+    {
+        store
+            .append(&[Record::Marks(vec![(id.0, stored)])])
+            .map_err(|e| e.to_string())?;
+    }
+    book::recompute_after_change(&mut book, &[id]);
+    let mut events = vec![JobEvent::MarksChanged {
+        node: ViewId(id.0),
+        marks: marks_of(stored),
+    }];
+    let views = shared.changed_views(&book, &[id]);
+    if !views.is_empty() {
+        events.push(JobEvent::NodesChanged(views));
+    }
+    Ok(events)
+}
+
+struct JobContext {
+    id: JobId,
+    shared: Arc<SharedBook>,
+    engine: Arc<dyn Engine>,
+    config: RunnerConfig,
+    events: mpsc::UnboundedSender<JobEvent>,
+    cancel: CancelToken,
+}
+
+impl JobContext {
+    /// Runs a book step off the async threads.
+    async fn with_book<T: Send + 'static>(
+        &self,
+        step: impl FnOnce(&SharedBook, &mut Book) -> T + Send + 'static,
+    ) -> Result<T, JobFailure> {
+        let shared = Arc::clone(&self.shared);
+        tokio::task::spawn_blocking(move || {
+            let mut book = shared.lock();
+            step(&shared, &mut book)
+        })
+        .await
+        .map_err(|e| JobFailure::Failed(format!("book update failed: {e}")))
+    }
+
+    /// One expansion step of the book at `node` with `max_visits` for its full search; `base` visits
+    /// were done by earlier steps of the same job. Returns the moves added (GTP).
+    async fn expand_step(
+        &self,
+        node: NodeId,
+        max_visits: u64,
+        base: u64,
+    ) -> Result<Vec<String>, JobFailure> {
+        if self.cancel.is_cancelled() {
+            return Err(JobFailure::Cancelled);
+        }
+        let plan = self
+            .with_book(move |_, book| expand::plan(book, node))
+            .await?;
+        let plan = match plan {
+            Ok(plan) => plan,
+            Err(e) => {
+                // A node whose history cannot be rebuilt must not be picked again and again.
+                self.with_book(move |_, book| book.node_mut(node).can_expand = false)
+                    .await?;
+                return Err(JobFailure::Failed(e.to_string()));
+            }
+        };
+        let mut settings = ExpandSettings::new(max_visits);
+        settings.seed = self.id.0 as u64;
+        let meter = Metered::new(Arc::clone(&self.engine), self.id, self.events.clone(), base);
+        let outcome = expand::run_searches(&meter, plan, settings, &self.cancel).await?;
+        let (moves, views) = self
+            .with_book(move |shared, book| {
+                let mut store = shared.store.lock().unwrap_or_else(|p| p.into_inner());
+                let report =
+                    expand::commit(book, store.as_mut(), outcome).map_err(|e| e.to_string())?;
+                let mut ids = vec![report.node];
+                ids.extend(report.children.iter().filter_map(|h| book.find(h)));
+                Ok::<_, String>((report.moves, shared.changed_views(book, &ids)))
+            })
+            .await?
+            .map_err(JobFailure::Failed)?;
+        if !views.is_empty() {
+            let _ = self.events.send(JobEvent::NodesChanged(views));
+        }
+        Ok(moves)
+    }
+
+    async fn expand(&self, node: NodeId) -> Outcome {
+        let moves = self.expand_step(node, self.config.expand_visits, 0).await?;
+        Ok(if moves.is_empty() {
+            "nothing left to add: position closed".into()
+        } else {
+            format!("added {}", moves.join(" "))
+        })
+    }
+
+    /// Deep analysis of a line: an expansion step with the large budget at every position of the line,
+    /// so the book gains each position's best new moves and fresher "other moves" values.
+    async fn analyze_line(&self, line: &[Move]) -> Outcome {
+        let visits = self.config.analyze_visits;
+        // The full search plus the quick ones of a typical step (one new child).
+        let per_step = visits + 2 * visits.div_ceil(2);
+        let mut added = 0;
+        for n in 0..=line.len() {
+            let prefix = line[..n].to_vec();
+            let node = self
+                .with_book(move |_, book| {
+                    book.follow_line(&prefix)
+                        .map(|v| v.id)
+                        .map_err(|e| e.to_string())
+                })
+                .await?
+                .map_err(JobFailure::Failed)?;
+            added += self
+                .expand_step(node, visits, n as u64 * per_step)
+                .await?
+                .len();
+        }
+        Ok(format!(
+            "{} positions searched, {added} moves added",
+            line.len() + 1
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::dag::BookMeta;
+    use crate::book::{CostParams, recompute_everything};
+    use crate::engine::rollout::RolloutEngine;
+    use crate::go::{BoardSize, Komi, Rules};
+    use std::time::Duration;
+
+    fn small_book() -> Book {
+        let rules = Rules::tromp_taylor().with_komi(Komi::from_f64(0.0).unwrap());
+        let mut book = Book::new(
+            BookMeta::new(BoardSize::square(3).unwrap(), rules),
+            CostParams::default(),
+        );
+        recompute_everything(&mut book);
+        book
+    }
+
+    fn runner(
+        book: Book,
+        concurrent: usize,
+    ) -> (Runner, mpsc::UnboundedReceiver<JobEvent>, Arc<SharedBook>) {
+        let shared = SharedBook::new(book, None);
+        let (tx, rx) = mpsc::unbounded_channel();
+        let config = RunnerConfig {
+            concurrent,
+            expand_visits: 60,
+            analyze_visits: 60,
+        };
+        let runner = Runner::spawn(
+            Arc::clone(&shared),
+            Arc::new(RolloutEngine::new(1)),
+            config,
+            Instant::now(),
+            tx,
+        );
+        (runner, rx, shared)
+    }
+
+    async fn next(rx: &mut mpsc::UnboundedReceiver<JobEvent>) -> JobEvent {
+        tokio::time::timeout(Duration::from_secs(30), rx.recv())
+            .await
+            .expect("an event within 30 s")
+            .expect("open")
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn expansion_grows_the_book_and_reports_each_job() {
+        let (runner, mut rx, shared) = runner(small_book(), 2);
+        runner.send(Request::StartExpansion);
+        let mut finished = 0;
+        let mut grew = false;
+        while finished < 3 {
+            match next(&mut rx).await {
+                JobEvent::Finished { summary, .. } => {
+                    assert!(
+                        summary.starts_with("added") || summary.starts_with("nothing"),
+                        "{summary}"
+                    );
+                    finished += 1;
+                }
+                JobEvent::Failed { error, .. } => panic!("a job failed: {error}"),
+                JobEvent::NodesChanged(nodes) => grew |= nodes.iter().any(|n| n.id.0 > 0),
+                _ => {}
+            }
+        }
+        runner.send(Request::StopExpansion);
+        assert!(grew, "new nodes reached the app");
+        assert!(shared.lock().len() > 1);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn priorities_order_the_queue_and_queued_jobs_cancel() {
+        // One slot: the first job runs, the others wait and start by priority.
+        let (runner, mut rx, _) = runner(small_book(), 1);
+        runner.send(Request::AnalyzeLine {
+            line: vec![],
+            priority: Priority(0),
+        });
+        runner.send(Request::AnalyzeLine {
+            line: vec![],
+            priority: Priority(1),
+        });
+        runner.send(Request::AnalyzeLine {
+            line: vec![],
+            priority: Priority(9),
+        });
+        runner.send(Request::Cancel(JobId(2)));
+        let mut started = Vec::new();
+        let mut cancelled = Vec::new();
+        while started.len() < 2 {
+            match next(&mut rx).await {
+                JobEvent::Started { id, .. } => started.push(id),
+                JobEvent::Cancelled { id, .. } => cancelled.push(id),
+                JobEvent::Failed { error, .. } => panic!("a job failed: {error}"),
+                _ => {}
+            }
+        }
+        assert_eq!(
+            started,
+            vec![JobId(1), JobId(3)],
+            "priority 9 before priority 1"
+        );
+        assert_eq!(cancelled, vec![JobId(2)]);
+        runner.send(Request::StopAll);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn marks_reach_the_book_and_come_back() {
+        let (runner, mut rx, shared) = runner(small_book(), 1);
+        runner.send(Request::SetMarks {
+            line: vec![],
+            marks: vec![Mark::Visits(5000), Mark::Bonus(2.0)],
+        });
+        loop {
+            if let JobEvent::MarksChanged { node, marks } = next(&mut rx).await {
+                assert_eq!(node, ViewId(0));
+                assert_eq!(marks, vec![Mark::Bonus(2.0), Mark::Visits(5000)]);
+                break;
+            }
+        }
+        let book = shared.lock();
+        let stored = book.marks.get(&book.root()).copied().unwrap();
+        assert_eq!((stored.bonus, stored.visits), (2.0, 5000.0));
+        drop(book);
+        runner.send(Request::StopAll);
+    }
+}

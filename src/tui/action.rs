@@ -1,0 +1,206 @@
+//! Everything the app consumes, as one enum: key presses, terminal resizes, clock ticks, the book when it
+//! is loaded, configuration files as they change, and job events. A recording of these reproduces a
+//! session exactly, because [`crate::tui::update::update`] is the only place state changes.
+//!
+//! [`Command`] is the user-facing vocabulary: what keymap entries `run` and what the `:` line accepts.
+
+use crate::go::Move;
+use crate::jobs::book_port::{BookView, Mark};
+use crate::jobs::{JobEvent, Priority};
+use serde::{Deserialize, Serialize};
+
+/// A key press in its text form: `j`, `J`, `ctrl-r`, `alt-left`, `enter`, `esc`, `f1`, `space`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Key(pub String);
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Action {
+    Key(Key),
+    Resize {
+        width: u16,
+        height: u16,
+    },
+    /// The clock, so that elapsed times and ETAs are part of the state (milliseconds since the start).
+    Tick {
+        now_ms: u64,
+    },
+    BookLoaded(Box<BookView>),
+    /// The user's keymap file changed: its text, or `None` when there is none.
+    KeymapFile {
+        path: String,
+        text: Option<String>,
+    },
+    /// A theme file was read: its name and text (built-in or user).
+    ThemeFile {
+        name: String,
+        text: String,
+    },
+    /// Something the app should tell the user (configuration warnings, engine messages).
+    Notice {
+        text: String,
+        is_error: bool,
+    },
+    Job(JobEvent),
+    /// Ctrl-C, SIGTERM or SIGHUP from outside the keymap.
+    Terminate,
+}
+
+/// A named command, with arguments where it takes them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Command {
+    /// Play the highlighted move.
+    Into,
+    /// Back to the parent position, highlighting the move we came by.
+    Parent,
+    CursorUp,
+    CursorDown,
+    /// Replace the last move by the next / previous move of the parent.
+    NextSibling,
+    PrevSibling,
+    /// Follow the best move until the book ends.
+    BestLine,
+    Root,
+    HistoryBack,
+    HistoryForward,
+    BookmarkToggle,
+    BookmarkNext,
+    BookmarkPrev,
+    /// Go to the line given as GTP moves from the root.
+    Goto(Vec<String>),
+    /// Rotate the view by 90 degrees.
+    Rotate,
+    /// Mirror the view left to right.
+    Reflect,
+    ResetView,
+    Mark(Mark),
+    Unmark,
+    AnalyzeLine(Priority),
+    ExpandStart,
+    ExpandPause,
+    ExpandStop,
+    ExpandToggle,
+    JobUp,
+    JobDown,
+    CancelJob,
+    RetryJob,
+    TogglePv,
+    Help,
+    CommandLine,
+    Theme(String),
+    Quit,
+}
+
+impl Command {
+    /// Parses a `run` string or a `:` command line: a name, then arguments separated by spaces.
+    pub fn parse(text: &str) -> Result<Command, String> {
+        let mut words = text.split_whitespace();
+        let name = words.next().ok_or("empty command")?.replace('-', "_");
+        let args: Vec<&str> = words.collect();
+        let no_args = |c: Command| {
+            if args.is_empty() {
+                Ok(c)
+            } else {
+                Err(format!("`{name}` takes no arguments"))
+            }
+        };
+        match name.as_str() {
+            "into" => no_args(Command::Into),
+            "parent" => no_args(Command::Parent),
+            "cursor_up" => no_args(Command::CursorUp),
+            "cursor_down" => no_args(Command::CursorDown),
+            "next_sibling" => no_args(Command::NextSibling),
+            "prev_sibling" => no_args(Command::PrevSibling),
+            "best_line" => no_args(Command::BestLine),
+            "root" => no_args(Command::Root),
+            "history_back" => no_args(Command::HistoryBack),
+            "history_forward" => no_args(Command::HistoryForward),
+            "bookmark_toggle" => no_args(Command::BookmarkToggle),
+            "bookmark_next" => no_args(Command::BookmarkNext),
+            "bookmark_prev" => no_args(Command::BookmarkPrev),
+            "goto" => Ok(Command::Goto(args.iter().map(|s| s.to_string()).collect())),
+            "rotate" => no_args(Command::Rotate),
+            "reflect" => no_args(Command::Reflect),
+            "reset_view" => no_args(Command::ResetView),
+            "mark" => match args.as_slice() {
+                [kind, amount] => Mark::parse(kind, amount).map(Command::Mark),
+                _ => Err("usage: mark bonus|expand|visits|branch AMOUNT".into()),
+            },
+            "unmark" => no_args(Command::Unmark),
+            "analyze_line" => match args.as_slice() {
+                [] => Ok(Command::AnalyzeLine(Priority(0))),
+                [p] => p
+                    .parse()
+                    .map(|p| Command::AnalyzeLine(Priority(p)))
+                    .map_err(|_| format!("priority `{p}` is not a whole number")),
+                _ => Err("usage: analyze_line [PRIORITY]".into()),
+            },
+            "expand_start" => no_args(Command::ExpandStart),
+            "expand_pause" => no_args(Command::ExpandPause),
+            "expand_stop" => no_args(Command::ExpandStop),
+            "expand_toggle" => no_args(Command::ExpandToggle),
+            "job_up" => no_args(Command::JobUp),
+            "job_down" => no_args(Command::JobDown),
+            "cancel_job" => no_args(Command::CancelJob),
+            "retry_job" => no_args(Command::RetryJob),
+            "toggle_pv" => no_args(Command::TogglePv),
+            "help" => no_args(Command::Help),
+            "command_line" => no_args(Command::CommandLine),
+            "theme" => match args.as_slice() {
+                [name] => Ok(Command::Theme(name.to_string())),
+                _ => Err("usage: theme NAME (dark, light, high-contrast, colorblind)".into()),
+            },
+            "quit" | "q" => no_args(Command::Quit),
+            _ => Err(format!("unknown command `{name}` (press ? for the list)")),
+        }
+    }
+}
+
+/// Work the runtime does after an update: the only way the app reaches the world.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    StartExpansion,
+    PauseExpansion,
+    StopExpansion,
+    AnalyzeLine { line: Vec<Move>, priority: Priority },
+    SetMarks { line: Vec<Move>, marks: Vec<Mark> },
+    CancelJob(crate::jobs::JobId),
+    RetryJob(crate::jobs::JobId),
+    LoadTheme(String),
+    Quit,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_strings_parse_with_arguments() {
+        assert_eq!(
+            Command::parse("mark expand 1.5"),
+            Ok(Command::Mark(Mark::Expand(1.5)))
+        );
+        assert_eq!(
+            Command::parse("mark visits 1000"),
+            Ok(Command::Mark(Mark::Visits(1000)))
+        );
+        assert_eq!(
+            Command::parse("analyze-line 7"),
+            Ok(Command::AnalyzeLine(Priority(7)))
+        );
+        assert_eq!(
+            Command::parse("goto D4 E5"),
+            Ok(Command::Goto(vec!["D4".into(), "E5".into()]))
+        );
+        assert!(
+            Command::parse("into now")
+                .unwrap_err()
+                .contains("no arguments")
+        );
+        assert!(
+            Command::parse("fly")
+                .unwrap_err()
+                .contains("unknown command `fly`")
+        );
+        assert!(Command::parse("mark visits many").is_err());
+    }
+}

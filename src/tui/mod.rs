@@ -1,0 +1,16 @@
+//! The workbench: a ratatui app in the Elm shape. [`app::App`] is the state, [`action::Action`] everything
+//! it consumes, [`update::update`] the only place state changes, [`render::draw`] a pure function of the
+//! state; [`runtime`] connects the terminal, the files and the jobs.
+
+pub mod action;
+pub mod app;
+pub mod config;
+pub mod keymap;
+pub mod panes;
+pub mod render;
+pub mod runtime;
+pub mod theme;
+pub mod update;
+
+#[cfg(test)]
+mod tests;

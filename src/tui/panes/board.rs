@@ -1,0 +1,175 @@
+//! The board: stones, coordinates, the last move, the book's moves as rank numbers coloured by badness,
+//! and the highlighted move's line previewed as numbers. Two columns per intersection.
+
+use super::Badness;
+use crate::go::{Color as Player, Move, Point};
+use crate::tui::app::App;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::widgets::{Block, Borders, Widget};
+
+const COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRST";
+/// How many moves of the highlighted line the board previews.
+pub const PREVIEW_MOVES: usize = 10;
+
+pub struct BoardPane<'a> {
+    pub app: &'a App,
+}
+
+impl BoardPane<'_> {
+    /// Columns and rows the board needs, borders included.
+    pub fn size_for(app: &App) -> (u16, u16) {
+        match &app.book {
+            Some(b) => (b.size.width() as u16 * 2 + 5, b.size.height() as u16 + 3),
+            None => (20, 5),
+        }
+    }
+}
+
+impl Widget for BoardPane<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let app = self.app;
+        let theme = &app.theme;
+        let to_move = app.to_move();
+        let title = match &app.book {
+            Some(b) => format!(
+                " {} · {} to move ",
+                b.size,
+                if to_move == Player::Black { "B" } else { "W" }
+            ),
+            None => " board ".into(),
+        };
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_style(Style::default().fg(theme.border))
+            .title(title)
+            .title_style(Style::default().fg(theme.title));
+        let inner = block.inner(area);
+        block.render(area, buf);
+        let (Some(book), Some(game)) = (&app.book, &app.game) else {
+            return;
+        };
+        let size = book.size;
+        let (w, h) = (size.width(), size.height());
+        let board_style = Style::default().bg(theme.board_bg);
+        let put = |buf: &mut Buffer, x: u16, y: u16, text: &str, style: Style| {
+            if x < inner.right() && y < inner.bottom() {
+                buf.set_stringn(x, y, text, (inner.right() - x) as usize, style);
+            }
+        };
+        let coord_style = Style::default().fg(theme.coordinates);
+        for (x, &column) in COLUMNS.iter().enumerate().take(w) {
+            let label = (column as char).to_string();
+            put(
+                buf,
+                inner.x + 3 + 2 * x as u16,
+                inner.y,
+                &label,
+                coord_style,
+            );
+        }
+        // Screen cell → what to draw there, filled in layers: grid, stones, book moves, preview.
+        let mut cells: Vec<(String, Style)> = Vec::with_capacity(w * h);
+        for sy in 0..h {
+            for sx in 0..w {
+                let glyph = grid_glyph(sx, sy, w, h);
+                cells.push((glyph.to_string(), board_style.fg(theme.grid)));
+            }
+        }
+        let screen = |p: Point| app.view.apply(size, p);
+        let index = |p: Point| p.y() * w + p.x();
+        let inverse = app.view.inverse();
+        for sy in 0..h {
+            for sx in 0..w {
+                let root = inverse.apply(size, Point::new(sx, sy));
+                if let Some(c) = game.board().color_at(root) {
+                    let fg = if c == Player::Black {
+                        theme.black_stone
+                    } else {
+                        theme.white_stone
+                    };
+                    cells[sy * w + sx] = ("●".into(), board_style.fg(fg));
+                }
+            }
+        }
+        if let Some(Move::Play(p)) = game.last_move() {
+            let i = index(screen(p));
+            cells[i].1 = cells[i].1.bg(theme.last_move);
+        }
+        if let (Some(node), Some(step)) = (app.current(), app.current_step()) {
+            if let Some(best) = node.edges.first() {
+                for (rank, edge) in node.edges.iter().enumerate() {
+                    // While a line is previewed, only its first move keeps its rank, so numbers don't clash.
+                    if app.show_pv && rank != app.cursor {
+                        continue;
+                    }
+                    let color = Badness::of(&edge.values, &best.values, node.to_move).color(theme);
+                    let mut style = board_style.fg(color).add_modifier(Modifier::BOLD);
+                    if rank == app.cursor {
+                        style = style
+                            .bg(theme.highlight_bg)
+                            .add_modifier(Modifier::UNDERLINED);
+                    }
+                    for mv in app.edge_points_in_root(node, step, edge) {
+                        if let Move::Play(p) = mv {
+                            cells[index(screen(p))] = ((rank + 1).to_string(), style);
+                        }
+                    }
+                }
+            }
+            if app.show_pv {
+                let line = app.preview_line(PREVIEW_MOVES);
+                for (i, mv) in line.iter().enumerate().skip(1) {
+                    if let Move::Play(p) = mv {
+                        let mover = if i % 2 == 0 {
+                            to_move
+                        } else {
+                            to_move.opponent()
+                        };
+                        let fg = if mover == Player::Black {
+                            theme.black_stone
+                        } else {
+                            theme.white_stone
+                        };
+                        let style = Style::default()
+                            .fg(fg)
+                            .bg(theme.pv)
+                            .add_modifier(Modifier::BOLD);
+                        cells[index(screen(*p))] = ((i + 1).to_string(), style);
+                    }
+                }
+            }
+        }
+        for sy in 0..h {
+            let y = inner.y + 1 + sy as u16;
+            put(buf, inner.x, y, &format!("{:>2} ", h - sy), coord_style);
+            for sx in 0..w {
+                let (text, style) = &cells[sy * w + sx];
+                let x = inner.x + 3 + 2 * sx as u16;
+                // A one-character label keeps the grid line to its right; two digits use both columns.
+                let connector = if sx + 1 < w { "─" } else { " " };
+                if text.chars().count() >= 2 {
+                    put(buf, x, y, text, *style);
+                } else {
+                    put(buf, x, y, text, *style);
+                    put(buf, x + 1, y, connector, board_style.fg(theme.grid));
+                }
+            }
+        }
+    }
+}
+
+fn grid_glyph(x: usize, y: usize, w: usize, h: usize) -> &'static str {
+    match (x == 0, x + 1 == w, y == 0, y + 1 == h) {
+        (true, _, true, _) => "┌",
+        (_, true, true, _) => "┐",
+        (true, _, _, true) => "└",
+        (_, true, _, true) => "┘",
+        (_, _, true, _) => "┬",
+        (_, _, _, true) => "┴",
+        (true, _, _, _) => "├",
+        (_, true, _, _) => "┤",
+        _ => "┼",
+    }
+}

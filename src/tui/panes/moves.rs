@@ -1,0 +1,280 @@
+//! The moves table of the current position: rank, move, Black's win rate and score, the loss against the
+//! best move, uncertainty, prior, visits, adjusted visits, cost, the child's marks, and the "other moves"
+//! row. Rows are tinted by badness; columns drop out, least useful first, when the pane is narrow.
+
+use super::{Badness, compact_count};
+use crate::jobs::book_port::BlackValues;
+use crate::tui::app::App;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget};
+
+pub struct MovesPane<'a> {
+    pub app: &'a App,
+}
+
+/// A column: header, width, and how to fill it for one row.
+struct Column {
+    header: &'static str,
+    width: usize,
+    /// Lower goes first when the pane is too narrow.
+    keep: u8,
+}
+
+const COLUMNS: &[Column] = &[
+    Column {
+        header: "#",
+        width: 3,
+        keep: 9,
+    },
+    Column {
+        header: "Move",
+        width: 5,
+        keep: 9,
+    },
+    Column {
+        header: "B win%",
+        width: 7,
+        keep: 9,
+    },
+    Column {
+        header: "B score",
+        width: 8,
+        keep: 9,
+    },
+    Column {
+        header: "Δscore",
+        width: 7,
+        keep: 8,
+    },
+    Column {
+        header: "±win",
+        width: 6,
+        keep: 2,
+    },
+    Column {
+        header: "Prior",
+        width: 7,
+        keep: 6,
+    },
+    Column {
+        header: "Visits",
+        width: 8,
+        keep: 7,
+    },
+    Column {
+        header: "AdjVis",
+        width: 8,
+        keep: 1,
+    },
+    Column {
+        header: "Cost",
+        width: 6,
+        keep: 3,
+    },
+    Column {
+        header: "Marks",
+        width: 10,
+        keep: 5,
+    },
+];
+
+struct Row {
+    cells: Vec<String>,
+    style: Style,
+}
+
+impl Widget for MovesPane<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let app = self.app;
+        let theme = &app.theme;
+        let node = app.current();
+        let title = match node {
+            Some(n) => format!(
+                " Moves · {} in book · {} visits ",
+                n.edges.len(),
+                compact_count(n.visits)
+            ),
+            None => " Moves ".into(),
+        };
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_style(Style::default().fg(theme.border))
+            .title(title)
+            .title_style(Style::default().fg(theme.title));
+        let inner = block.inner(area);
+        block.render(area, buf);
+        let Some(node) = node else { return };
+
+        let shown = visible_columns(inner.width as usize);
+        let best = node
+            .edges
+            .first()
+            .map(|e| e.values)
+            .or(node.other.map(|o| o.values))
+            .unwrap_or_default();
+        let mut rows = Vec::new();
+        for (i, edge) in node.edges.iter().enumerate() {
+            let child = app.book.as_ref().and_then(|b| b.node(edge.child));
+            let marks = child
+                .map(|c| {
+                    c.marks
+                        .iter()
+                        .map(|m| m.short())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .unwrap_or_default();
+            let transposed = if child.is_some_and(|c| c.is_transposition()) {
+                "⇄"
+            } else {
+                ""
+            };
+            let badness = Badness::of(&edge.values, &best, node.to_move);
+            let mut style = Style::default().fg(badness.color(theme));
+            if i == app.cursor {
+                style = style.bg(theme.highlight_bg).add_modifier(Modifier::BOLD);
+            }
+            let mv = app.screen_text(app.edge_move_in_root(edge));
+            rows.push(Row {
+                cells: value_cells(
+                    format!("{}", i + 1),
+                    format!("{mv}{transposed}"),
+                    &edge.values,
+                    &best,
+                    node.to_move,
+                    edge.prior,
+                    edge.visits,
+                    edge.adjusted_visits,
+                    edge.cost,
+                    marks,
+                ),
+                style,
+            });
+        }
+        if let Some(other) = node.other {
+            let style = Style::default().fg(theme.dim);
+            let marks = node
+                .marks
+                .iter()
+                .map(|m| m.short())
+                .collect::<Vec<_>>()
+                .join(" ");
+            rows.push(Row {
+                cells: value_cells(
+                    "".into(),
+                    "other".into(),
+                    &other.values,
+                    &best,
+                    node.to_move,
+                    other.max_prior,
+                    other.visits,
+                    other.visits,
+                    node.expansion_cost,
+                    marks,
+                ),
+                style,
+            });
+        }
+        let header: Vec<Span> = shown
+            .iter()
+            .map(|&c| {
+                Span::styled(
+                    pad(COLUMNS[c].header, COLUMNS[c].width, c),
+                    Style::default().fg(theme.title),
+                )
+            })
+            .collect();
+        let mut lines = vec![Line::from(header)];
+        // Keep the highlighted row in view when the table is taller than the pane.
+        let visible = inner.height.saturating_sub(1) as usize;
+        let first = if app.cursor >= visible {
+            app.cursor + 1 - visible
+        } else {
+            0
+        };
+        for row in rows.iter().skip(first).take(visible) {
+            let spans: Vec<Span> = shown
+                .iter()
+                .map(|&c| Span::styled(pad(&row.cells[c], COLUMNS[c].width, c), row.style))
+                .collect();
+            lines.push(Line::from(spans));
+        }
+        if node.edges.is_empty() && node.other.is_none() {
+            lines.push(Line::styled(
+                "  nothing known about this position yet",
+                Style::default().fg(theme.dim),
+            ));
+        }
+        Paragraph::new(lines).render(inner, buf);
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn value_cells(
+    rank: String,
+    mv: String,
+    v: &BlackValues,
+    best: &BlackValues,
+    to_move: crate::go::Color,
+    prior: f64,
+    visits: f64,
+    adjusted: f64,
+    cost: Option<f64>,
+    marks: String,
+) -> Vec<String> {
+    let sign = if to_move == crate::go::Color::Black {
+        1.0
+    } else {
+        -1.0
+    };
+    let delta = sign * (v.score - best.score);
+    vec![
+        rank,
+        mv,
+        format!("{:.1}", v.winrate * 100.0),
+        format!("{:+.2}", v.score),
+        if delta.abs() < 0.005 {
+            "0.00".into()
+        } else {
+            format!("{delta:+.2}")
+        },
+        if v.winrate_uncertainty > 0.0 {
+            format!("{:.1}", v.winrate_uncertainty * 100.0)
+        } else {
+            "—".into()
+        },
+        format!("{:.2}%", prior * 100.0),
+        compact_count(visits),
+        compact_count(adjusted),
+        cost.map_or("—".into(), |c| format!("{c:.2}")),
+        marks,
+    ]
+}
+
+/// Column indices that fit `width`, in table order.
+fn visible_columns(width: usize) -> Vec<usize> {
+    let mut shown: Vec<usize> = (0..COLUMNS.len()).collect();
+    let total = |s: &[usize]| s.iter().map(|&c| COLUMNS[c].width + 1).sum::<usize>();
+    while total(&shown) > width && shown.len() > 2 {
+        let drop = shown
+            .iter()
+            .copied()
+            .min_by_key(|&c| (COLUMNS[c].keep, usize::MAX - c))
+            .unwrap_or(0);
+        shown.retain(|&c| c != drop);
+    }
+    shown
+}
+
+/// Text columns to the left, numbers to the right, one space between columns.
+fn pad(text: &str, width: usize, column: usize) -> String {
+    let cut: String = text.chars().take(width).collect();
+    if column == 1 || column == 10 {
+        format!("{cut:<width$} ")
+    } else {
+        format!("{cut:>width$} ")
+    }
+}

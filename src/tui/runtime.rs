@@ -1,0 +1,395 @@
+//! The live workbench: the terminal, the event loop, the file watcher and the jobs, connected through
+//! [`Action`]s. Every action goes through the recorder (when there is one) and then [`update`]; the
+//! effects it returns are carried out here. The terminal is restored on quit, on panic (ratatui's hook),
+//! on Ctrl-C (raw mode delivers it as a key) and on SIGTERM/SIGHUP.
+
+use super::action::{Action, Effect, Key};
+use super::app::App;
+use super::config::{Config, Dirs};
+use super::render;
+use super::theme::Theme;
+use super::update::update;
+use crate::jobs::book_port::BookView;
+use crate::jobs::runner::{Request, Runner};
+use crossterm::event::{Event, EventStream, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use futures::StreamExt;
+use notify::Watcher;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc;
+
+/// Called with every action the app consumes, and the milliseconds since the session started.
+pub type Recorder = Box<dyn FnMut(u64, &Action) + Send>;
+
+pub struct Options {
+    pub book: BookView,
+    /// Runs expansion and analysis; `None` when no engine could be started (the reason goes in `notices`).
+    pub runner: Option<RunnerStart>,
+    pub config: Config,
+    pub dirs: Option<Dirs>,
+    pub recorder: Option<Recorder>,
+    /// Messages for the status line at start (config warnings, engine problems).
+    pub notices: Vec<(String, bool)>,
+}
+
+/// What it takes to start the job runner once the runtime (and its clock) exists.
+pub type RunnerStart =
+    Box<dyn FnOnce(Instant, mpsc::UnboundedSender<crate::jobs::JobEvent>) -> Runner + Send>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum RuntimeError {
+    #[error("terminal: {0}")]
+    Terminal(#[from] std::io::Error),
+}
+
+/// Files the watcher reports.
+enum Watched {
+    Keymap,
+    Theme(String),
+}
+
+/// Runs the workbench until the user quits. Must be called inside a tokio runtime.
+pub async fn run(options: Options) -> Result<(), RuntimeError> {
+    let mut terminal = ratatui::try_init()?;
+    let result = event_loop(&mut terminal, options).await;
+    ratatui::restore();
+    result
+}
+
+async fn event_loop(
+    terminal: &mut ratatui::DefaultTerminal,
+    options: Options,
+) -> Result<(), RuntimeError> {
+    let Options {
+        book,
+        runner,
+        config,
+        dirs,
+        mut recorder,
+        notices,
+    } = options;
+    let started = Instant::now();
+    let mut app = App::new();
+    let (job_tx, mut job_rx) = mpsc::unbounded_channel();
+    let runner = runner.map(|start| start(started, job_tx));
+    let (watch_tx, mut watch_rx) = mpsc::unbounded_channel();
+    let _watcher = dirs.as_ref().and_then(|d| watch(d, watch_tx));
+    let mut theme_name = config.theme.clone();
+
+    let mut dispatch = |app: &mut App, action: Action, theme_name: &mut String| -> Vec<Effect> {
+        if let Some(rec) = recorder.as_mut() {
+            rec(started.elapsed().as_millis() as u64, &action);
+        }
+        let effects = update(app, action);
+        if let Some(Effect::LoadTheme(name)) =
+            effects.iter().find(|e| matches!(e, Effect::LoadTheme(_)))
+        {
+            *theme_name = name.clone();
+        }
+        effects
+    };
+    let size = terminal.size()?;
+    let mut initial = vec![
+        Action::Resize {
+            width: size.width,
+            height: size.height,
+        },
+        Action::BookLoaded(Box::new(book)),
+    ];
+    if let Some(action) = dirs.as_ref().and_then(keymap_action) {
+        initial.push(action);
+    }
+    if theme_name != "dark"
+        || dirs
+            .as_ref()
+            .is_some_and(|d| d.themes_dir().join("dark.toml").exists())
+    {
+        initial.push(theme_action(dirs.as_ref(), &theme_name));
+    }
+    for (text, is_error) in notices {
+        initial.push(Action::Notice { text, is_error });
+    }
+    for action in initial {
+        let effects = dispatch(&mut app, action, &mut theme_name);
+        perform(
+            effects,
+            runner.as_ref(),
+            dirs.as_ref(),
+            &mut app,
+            &mut dispatch,
+            &mut theme_name,
+        );
+    }
+
+    let mut events = EventStream::new();
+    let mut frame_tick = tokio::time::interval(Duration::from_millis(33));
+    frame_tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let mut clock_tick = tokio::time::interval(Duration::from_millis(500));
+    clock_tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let mut terminate = unix_signal(tokio::signal::unix::SignalKind::terminate());
+    let mut hangup = unix_signal(tokio::signal::unix::SignalKind::hangup());
+    let mut dirty = true;
+    while !app.quit {
+        let action = tokio::select! {
+            _ = frame_tick.tick() => {
+                if dirty {
+                    terminal.draw(|f| render::render(&app, f))?;
+                    dirty = false;
+                }
+                continue;
+            }
+            _ = clock_tick.tick() => {
+                // The clock only matters while something runs; idle sessions record no ticks.
+                let busy = app.jobs.iter().any(|j| !j.state.is_finished());
+                if !busy { continue; }
+                Action::Tick { now_ms: started.elapsed().as_millis() as u64 }
+            }
+            ev = events.next() => match ev {
+                Some(Ok(Event::Key(k))) if k.kind == KeyEventKind::Press => match key_text(&k) {
+                    Some(key) if key.0 == "ctrl-c" => Action::Terminate,
+                    Some(key) => Action::Key(key),
+                    None => continue,
+                },
+                Some(Ok(Event::Resize(width, height))) => Action::Resize { width, height },
+                Some(Ok(_)) => continue,
+                Some(Err(e)) => return Err(e.into()),
+                None => Action::Terminate,
+            },
+            Some(event) = job_rx.recv() => Action::Job(event),
+            Some(watched) = watch_rx.recv() => {
+                // Editors write in bursts; let the burst settle, then read once.
+                tokio::time::sleep(Duration::from_millis(150)).await;
+                let mut all = vec![watched];
+                while let Ok(more) = watch_rx.try_recv() { all.push(more); }
+                let Some(d) = dirs.as_ref() else { continue };
+                if all.iter().any(|w| matches!(w, Watched::Keymap))
+                    && let Some(a) = keymap_action(d)
+                {
+                    let effects = dispatch(&mut app, a, &mut theme_name);
+                    perform(effects, runner.as_ref(), dirs.as_ref(), &mut app, &mut dispatch, &mut theme_name);
+                }
+                if all.iter().any(|w| matches!(w, Watched::Theme(n) if *n == theme_name)) {
+                    theme_action(Some(d), &theme_name)
+                } else {
+                    dirty = true;
+                    continue;
+                }
+            }
+            Some(()) = recv_signal(&mut terminate) => Action::Terminate,
+            Some(()) = recv_signal(&mut hangup) => Action::Terminate,
+        };
+        let effects = dispatch(&mut app, action, &mut theme_name);
+        perform(
+            effects,
+            runner.as_ref(),
+            dirs.as_ref(),
+            &mut app,
+            &mut dispatch,
+            &mut theme_name,
+        );
+        dirty = true;
+    }
+    if let Some(r) = &runner {
+        r.send(Request::StopAll);
+    }
+    Ok(())
+}
+
+fn unix_signal(kind: tokio::signal::unix::SignalKind) -> Option<tokio::signal::unix::Signal> {
+    tokio::signal::unix::signal(kind).ok()
+}
+
+async fn recv_signal(signal: &mut Option<tokio::signal::unix::Signal>) -> Option<()> {
+    match signal {
+        Some(s) => s.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+fn perform(
+    effects: Vec<Effect>,
+    runner: Option<&Runner>,
+    dirs: Option<&Dirs>,
+    app: &mut App,
+    dispatch: &mut impl FnMut(&mut App, Action, &mut String) -> Vec<Effect>,
+    theme_name: &mut String,
+) {
+    for effect in effects {
+        let request = match effect {
+            Effect::StartExpansion => Request::StartExpansion,
+            Effect::PauseExpansion => Request::PauseExpansion,
+            Effect::StopExpansion => Request::StopExpansion,
+            Effect::AnalyzeLine { line, priority } => Request::AnalyzeLine { line, priority },
+            Effect::SetMarks { line, marks } => Request::SetMarks { line, marks },
+            Effect::CancelJob(id) => Request::Cancel(id),
+            Effect::RetryJob(id) => Request::Retry(id),
+            Effect::LoadTheme(name) => {
+                let action = theme_action(dirs, &name);
+                // A theme is a file read: it goes through the recorder like any other input.
+                let more = dispatch(app, action, theme_name);
+                debug_assert!(more.is_empty());
+                continue;
+            }
+            Effect::Quit => continue,
+        };
+        match runner {
+            Some(r) => r.send(request),
+            None if matches!(request, Request::SetMarks { .. }) => {}
+            None => {
+                let text =
+                    "no engine is running, so jobs cannot start (see the message at start-up)"
+                        .to_string();
+                let more = dispatch(
+                    app,
+                    Action::Notice {
+                        text,
+                        is_error: true,
+                    },
+                    theme_name,
+                );
+                debug_assert!(more.is_empty());
+            }
+        }
+    }
+}
+
+/// The user's keymap file as an action (`None` text when there is no file).
+fn keymap_action(dirs: &Dirs) -> Option<Action> {
+    let path = dirs.keymap_file();
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Some(Action::KeymapFile {
+            path: path.display().to_string(),
+            text: Some(text),
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(Action::KeymapFile {
+            path: path.display().to_string(),
+            text: None,
+        }),
+        Err(e) => Some(Action::Notice {
+            text: format!("cannot read {}: {e}", path.display()),
+            is_error: true,
+        }),
+    }
+}
+
+/// A theme by name: the user's file in the config directory first, then the built-in one.
+fn theme_action(dirs: Option<&Dirs>, name: &str) -> Action {
+    if let Some(d) = dirs {
+        let path: PathBuf = d.themes_dir().join(format!("{name}.toml"));
+        match std::fs::read_to_string(&path) {
+            Ok(text) => {
+                return Action::ThemeFile {
+                    name: name.to_string(),
+                    text,
+                };
+            }
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Action::Notice {
+                    text: format!("cannot read {}: {e}", path.display()),
+                    is_error: true,
+                };
+            }
+            Err(_) => {}
+        }
+    }
+    match Theme::built_in(name) {
+        Some(text) => Action::ThemeFile {
+            name: name.to_string(),
+            text: text.to_string(),
+        },
+        None => Action::Notice {
+            text: format!(
+                "no theme named `{name}` (built in: dark, light, high-contrast, colorblind)"
+            ),
+            is_error: true,
+        },
+    }
+}
+
+/// Watches the config directory and its `themes/`; a watch on the directory (not the file) survives
+/// editors that save by renaming a temporary file over the original.
+fn watch(dirs: &Dirs, tx: mpsc::UnboundedSender<Watched>) -> Option<notify::RecommendedWatcher> {
+    let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
+        let Ok(event) = res else { return };
+        if event.kind.is_access() {
+            return;
+        }
+        for path in &event.paths {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            let in_themes = path
+                .parent()
+                .and_then(|p| p.file_name())
+                .is_some_and(|n| n == "themes");
+            if name == "keymap.toml" && !in_themes {
+                let _ = tx.send(Watched::Keymap);
+            } else if in_themes && let Some(theme) = name.strip_suffix(".toml") {
+                let _ = tx.send(Watched::Theme(theme.to_string()));
+            }
+        }
+    })
+    .ok()?;
+    let _ = std::fs::create_dir_all(dirs.themes_dir());
+    watcher
+        .watch(&dirs.config, notify::RecursiveMode::NonRecursive)
+        .ok()?;
+    let _ = watcher.watch(&dirs.themes_dir(), notify::RecursiveMode::NonRecursive);
+    Some(watcher)
+}
+
+/// A crossterm key in the keymap's text form.
+pub fn key_text(key: &KeyEvent) -> Option<Key> {
+    let m = key.modifiers;
+    let mut prefix = String::new();
+    if m.contains(KeyModifiers::CONTROL) {
+        prefix.push_str("ctrl-");
+    }
+    if m.contains(KeyModifiers::ALT) {
+        prefix.push_str("alt-");
+    }
+    let base = match key.code {
+        KeyCode::Char(' ') => "space".to_string(),
+        KeyCode::Char(c) if m.contains(KeyModifiers::CONTROL) => c.to_ascii_lowercase().to_string(),
+        // Shifted characters arrive already shifted (`J`, `?`); the modifier adds nothing.
+        KeyCode::Char(c) => return Some(Key(format!("{prefix}{c}"))),
+        KeyCode::Enter => "enter".into(),
+        KeyCode::Esc => "esc".into(),
+        KeyCode::Tab => "tab".into(),
+        KeyCode::BackTab => return Some(Key(format!("{prefix}backtab"))),
+        KeyCode::Backspace => "backspace".into(),
+        KeyCode::Delete => "delete".into(),
+        KeyCode::Insert => "insert".into(),
+        KeyCode::Home => "home".into(),
+        KeyCode::End => "end".into(),
+        KeyCode::PageUp => "pageup".into(),
+        KeyCode::PageDown => "pagedown".into(),
+        KeyCode::Up => "up".into(),
+        KeyCode::Down => "down".into(),
+        KeyCode::Left => "left".into(),
+        KeyCode::Right => "right".into(),
+        KeyCode::F(n) => format!("f{n}"),
+        _ => return None,
+    };
+    let shift = if m.contains(KeyModifiers::SHIFT) {
+        "shift-"
+    } else {
+        ""
+    };
+    Some(Key(format!("{prefix}{shift}{base}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_events_match_the_keymap_spelling() {
+        let k = |code, mods| key_text(&KeyEvent::new(code, mods)).unwrap().0;
+        assert_eq!(k(KeyCode::Char('j'), KeyModifiers::NONE), "j");
+        assert_eq!(k(KeyCode::Char('J'), KeyModifiers::SHIFT), "J");
+        assert_eq!(k(KeyCode::Char('r'), KeyModifiers::CONTROL), "ctrl-r");
+        assert_eq!(k(KeyCode::Left, KeyModifiers::ALT), "alt-left");
+        assert_eq!(k(KeyCode::Down, KeyModifiers::SHIFT), "shift-down");
+        assert_eq!(k(KeyCode::F(2), KeyModifiers::SHIFT), "shift-f2");
+        assert_eq!(k(KeyCode::Char(' '), KeyModifiers::NONE), "space");
+    }
+}

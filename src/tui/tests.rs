@@ -1,0 +1,449 @@
+//! Tests of `update` and of whole frames (insta snapshots at 80x24 and 160x48), on the real 7x7 book that
+//! ships in `books/`.
+
+use super::action::{Action, Command, Effect, Key};
+use super::app::{App, Expansion, Mode};
+use super::render;
+use super::update::{run, update};
+use crate::book::Book;
+use crate::book::interop::katabook;
+use crate::go::{Move, Symmetry};
+use crate::jobs::book_port::Mark;
+use crate::jobs::view::{book_view, node_view};
+use crate::jobs::{JobEvent, JobId, JobKind, JobState, Priority};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+const BOOK: &str = include_str!("../../books/7x7-tt-k9.katabook");
+
+fn book() -> Book {
+    katabook::import_str(BOOK, "books/7x7-tt-k9.katabook")
+        .unwrap()
+        .0
+}
+
+fn app(width: u16, height: u16) -> (App, Book) {
+    let book = book();
+    let mut app = App::new();
+    update(&mut app, Action::Resize { width, height });
+    update(
+        &mut app,
+        Action::BookLoaded(Box::new(book_view(&book, "7x7-tt-k9"))),
+    );
+    (app, book)
+}
+
+fn keys(app: &mut App, keys: &[&str]) -> Vec<Effect> {
+    keys.iter()
+        .flat_map(|k| update(app, Action::Key(Key(k.to_string()))))
+        .collect()
+}
+
+fn screen(app: &App) -> String {
+    let area = Rect::new(0, 0, app.width, app.height);
+    let mut buf = Buffer::empty(area);
+    render::draw(app, area, &mut buf);
+    render::buffer_text(&buf)
+}
+
+fn gtp(app: &App, mv: Move) -> String {
+    app.screen_text(mv)
+}
+
+/// The app's position, hashed canonically, is the book node it says it is at.
+fn assert_at_the_right_node(app: &App, book: &Book) {
+    let step = app.current_step().unwrap();
+    let hash = crate::go::hash::canonical(app.game.as_ref().unwrap(), book.meta.rep_bound).hash;
+    assert_eq!(
+        hash,
+        book.node(crate::book::NodeId(step.node.0)).hash,
+        "line {:?}",
+        app.line()
+    );
+}
+
+#[test]
+fn walking_into_and_back_keeps_position_and_cursor() {
+    let (mut app, book) = app(80, 24);
+    assert_eq!(app.path.len(), 1);
+    keys(&mut app, &["l"]);
+    assert_eq!(
+        app.line().iter().map(|m| gtp(&app, *m)).collect::<Vec<_>>(),
+        ["D4"]
+    );
+    assert_at_the_right_node(&app, &book);
+    keys(&mut app, &["j", "l", "h"]);
+    assert_eq!(app.path.len(), 2);
+    assert_eq!(
+        app.cursor, 1,
+        "back to the parent highlights the move we came by"
+    );
+    keys(&mut app, &["g"]);
+    assert_eq!(app.path.len(), 1);
+    keys(&mut app, &["B"]);
+    assert!(app.path.len() > 5, "the best line goes deep into the book");
+    assert!(app.current().unwrap().edges.is_empty());
+    assert_at_the_right_node(&app, &book);
+}
+
+#[test]
+fn every_book_move_shown_is_an_empty_point_and_every_step_reaches_its_node() {
+    // Walk every edge of the first four plies through the app: symmetric images and transpositions
+    // must keep the board, the book node and the displayed moves consistent.
+    let (mut app, book) = app(80, 24);
+    let mut stack: Vec<Vec<Move>> = vec![Vec::new()];
+    let mut visited = 0;
+    while let Some(line) = stack.pop() {
+        let texts = line.iter().map(|mv| gtp(&app, *mv)).collect();
+        run(&mut app, Command::Goto(texts));
+        assert_eq!(app.line(), line, "goto walked the whole line");
+        assert_at_the_right_node(&app, &book);
+        visited += 1;
+        let node = app.current().unwrap().clone();
+        let step = app.current_step().unwrap().clone();
+        let board = app.game.as_ref().unwrap().board().clone();
+        for edge in &node.edges {
+            for mv in app.edge_points_in_root(&node, &step, edge) {
+                if let Move::Play(p) = mv {
+                    assert!(
+                        board.color_at(p).is_none(),
+                        "book move {} on a stone",
+                        gtp(&app, mv)
+                    );
+                }
+            }
+            if line.len() < 4 {
+                let mut next = line.clone();
+                next.push(app.edge_move_in_root(edge));
+                stack.push(next);
+            }
+        }
+    }
+    assert!(visited > 30, "visited {visited}");
+}
+
+#[test]
+fn symmetric_moves_and_rotated_views_reach_the_same_positions() {
+    let (mut app, book) = app(80, 24);
+    // After D4 every image of E4 is the same book move.
+    run(&mut app, Command::Goto(vec!["D4".into(), "C4".into()]));
+    assert_eq!(app.path.len(), 3, "{}", app.status.text);
+    assert_at_the_right_node(&app, &book);
+    let node = app.current_step().unwrap().node;
+    run(&mut app, Command::Goto(vec!["D4".into(), "E4".into()]));
+    assert_eq!(app.current_step().unwrap().node, node);
+    // Rotating the view changes the coordinates typed and shown, never the position reached.
+    run(&mut app, Command::Rotate);
+    assert_ne!(app.view, Symmetry::IDENTITY);
+    let e4_on_screen =
+        app.screen_text(Move::parse_gtp("E4", app.book.as_ref().unwrap().size).unwrap());
+    assert_ne!(e4_on_screen, "E4");
+    run(&mut app, Command::Goto(vec!["D4".into(), e4_on_screen]));
+    assert_eq!(app.current_step().unwrap().node, node);
+    assert_at_the_right_node(&app, &book);
+    run(&mut app, Command::Goto(vec!["A1".into()]));
+    assert!(
+        app.status.is_error && app.status.text.contains("not in the book"),
+        "{}",
+        app.status.text
+    );
+}
+
+#[test]
+fn marks_history_bookmarks_and_the_command_line() {
+    let (mut app, _) = app(80, 24);
+    keys(&mut app, &["l", "l"]);
+    let line = app.line();
+    let effects = keys(&mut app, &["X"]);
+    assert_eq!(
+        effects,
+        vec![Effect::SetMarks {
+            line: line.clone(),
+            marks: vec![Mark::Expand(1.0)]
+        }]
+    );
+    assert_eq!(app.current().unwrap().marks, vec![Mark::Expand(1.0)]);
+    keys(&mut app, &["V", "X"]);
+    assert_eq!(
+        app.current().unwrap().marks.len(),
+        2,
+        "a second EXPAND replaces the first"
+    );
+    let effects = keys(&mut app, &["-"]);
+    assert_eq!(
+        effects,
+        vec![Effect::SetMarks {
+            line: line.clone(),
+            marks: vec![]
+        }]
+    );
+
+    keys(&mut app, &["ctrl-b", "g", "alt-left"]);
+    assert_eq!(
+        app.line(),
+        line,
+        "history back returns to the line before the root"
+    );
+    keys(&mut app, &["alt-right"]);
+    assert_eq!(app.path.len(), 1);
+    keys(&mut app, &["'"]);
+    assert_eq!(app.line(), line, "the bookmark jumps back");
+
+    keys(&mut app, &[":"]);
+    assert_eq!(app.mode, Mode::Command(String::new()));
+    keys(&mut app, &["g", "o", "t", "o", "space", "D", "4", "enter"]);
+    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.path.len(), 2);
+    keys(&mut app, &[":", "f", "l", "y", "enter"]);
+    assert!(app.status.is_error && app.status.text.contains("unknown command"));
+    keys(&mut app, &["%"]);
+    assert!(app.status.text.contains("not bound"));
+    let effects = keys(&mut app, &["A"]);
+    assert_eq!(
+        effects,
+        vec![Effect::AnalyzeLine {
+            line: app.line(),
+            priority: Priority(10)
+        }]
+    );
+}
+
+#[test]
+fn expansion_controls_and_job_events() {
+    let (mut app, book) = app(80, 24);
+    assert_eq!(keys(&mut app, &["space"]), vec![Effect::StartExpansion]);
+    assert_eq!(app.expansion, Expansion::Running);
+    assert_eq!(keys(&mut app, &["space"]), vec![Effect::PauseExpansion]);
+    assert_eq!(keys(&mut app, &["esc"]), vec![Effect::StopExpansion]);
+    assert_eq!(app.expansion, Expansion::Stopped);
+
+    let id = JobId(1);
+    let kind = JobKind::Expand {
+        node: crate::jobs::book_port::NodeId(0),
+        line: vec![],
+    };
+    update(
+        &mut app,
+        Action::Job(JobEvent::Queued {
+            id,
+            kind,
+            priority: Priority(0),
+            target_visits: 400,
+        }),
+    );
+    update(&mut app, Action::Job(JobEvent::Started { id, at_ms: 1000 }));
+    update(
+        &mut app,
+        Action::Job(JobEvent::Progress { id, visits: 100 }),
+    );
+    update(&mut app, Action::Tick { now_ms: 3000 });
+    assert_eq!(app.jobs[0].state, JobState::Running);
+    assert!(
+        screen(&app).contains("100/400 0:02 eta 0:06"),
+        "{}",
+        screen(&app)
+    );
+    assert_eq!(keys(&mut app, &["c"]), vec![Effect::CancelJob(id)]);
+    update(
+        &mut app,
+        Action::Job(JobEvent::Failed {
+            id,
+            at_ms: 4000,
+            error: "engine died".into(),
+        }),
+    );
+    assert!(app.status.is_error);
+    assert_eq!(keys(&mut app, &["ctrl-r"]), vec![Effect::RetryJob(id)]);
+
+    // A node update that reorders the moves keeps the cursor on the highlighted move.
+    keys(&mut app, &["l", "j"]);
+    let highlighted = app.highlighted().unwrap().mv;
+    let here = app.current_step().unwrap().node;
+    let mut changed = node_view(&book, crate::book::NodeId(here.0));
+    changed.edges.reverse();
+    update(&mut app, Action::Job(JobEvent::NodesChanged(vec![changed])));
+    assert_eq!(app.highlighted().unwrap().mv, highlighted);
+    assert_ne!(app.cursor, 1);
+}
+
+#[test]
+fn broken_keymap_and_theme_files_keep_the_previous_ones() {
+    let (mut app, _) = app(80, 24);
+    let user = "[normal]\nprepend_keymap = [ { on = \"n\", run = \"into\", desc = \"next\" } ]";
+    update(
+        &mut app,
+        Action::KeymapFile {
+            path: "keymap.toml".into(),
+            text: Some(user.into()),
+        },
+    );
+    keys(&mut app, &["n"]);
+    assert_eq!(app.path.len(), 2);
+    let before = app.keymap.clone();
+    update(
+        &mut app,
+        Action::KeymapFile {
+            path: "keymap.toml".into(),
+            text: Some("[normal\n".into()),
+        },
+    );
+    assert!(
+        app.status.is_error && app.status.text.contains("previous kept: keymap.toml"),
+        "{}",
+        app.status.text
+    );
+    assert_eq!(app.keymap, before);
+    update(
+        &mut app,
+        Action::ThemeFile {
+            name: "mine".into(),
+            text: "rank_best = \"nope\"".into(),
+        },
+    );
+    assert!(app.status.is_error && app.status.text.contains("rank_best"));
+    assert_eq!(app.theme.name, "dark");
+    update(
+        &mut app,
+        Action::ThemeFile {
+            name: "light".into(),
+            text: super::theme::BUILT_IN[1].1.into(),
+        },
+    );
+    assert_eq!(app.theme.name, "light");
+}
+
+#[test]
+fn rank_numbers_are_coloured_by_badness() {
+    let (app, _) = app(80, 24);
+    let area = Rect::new(0, 0, 80, 24);
+    let mut buf = Buffer::empty(area);
+    render::draw(&app, area, &mut buf);
+    // The board's top-left intersection is at (4, 2); D4 is column 3, row 3 from the top.
+    let cell = |x: usize, y: usize| &buf[(4 + 2 * x as u16, 2 + y as u16)];
+    assert_eq!(cell(3, 3).symbol(), "1");
+    assert_eq!(cell(3, 3).fg, app.theme.rank_best);
+    assert_eq!(cell(4, 3).symbol(), "2", "E4");
+    assert_eq!(
+        cell(4, 3).fg,
+        app.theme.rank_bad,
+        "E4 loses about 4 points and 34% for Black"
+    );
+}
+
+#[test]
+fn frame_80x24_at_the_root() {
+    let (app, _) = app(80, 24);
+    insta::assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn frame_80x24_three_moves_in_with_a_mark_and_the_preview() {
+    let (mut app, _) = app(80, 24);
+    keys(&mut app, &["l", "j", "l", "l", "X", "p"]);
+    insta::assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn frame_160x48_with_jobs_and_a_rotated_view() {
+    let (mut app, _) = app(160, 48);
+    keys(&mut app, &["l", "l", "r", "space"]);
+    for (i, state) in [(1, "done"), (2, "running"), (3, "queued")] {
+        let id = JobId(i);
+        let line = app.line();
+        let kind = if i == 3 {
+            JobKind::AnalyzeLine { line }
+        } else {
+            JobKind::Expand {
+                node: crate::jobs::book_port::NodeId(i),
+                line,
+            }
+        };
+        update(
+            &mut app,
+            Action::Job(JobEvent::Queued {
+                id,
+                kind,
+                priority: Priority(i as i32),
+                target_visits: 400,
+            }),
+        );
+        if state != "queued" {
+            update(&mut app, Action::Job(JobEvent::Started { id, at_ms: 500 }));
+            update(
+                &mut app,
+                Action::Job(JobEvent::Progress {
+                    id,
+                    visits: 150 * i as u64,
+                }),
+            );
+        }
+        if state == "done" {
+            update(
+                &mut app,
+                Action::Job(JobEvent::Finished {
+                    id,
+                    at_ms: 1700,
+                    summary: "added C5 (new position)".into(),
+                }),
+            );
+        }
+    }
+    update(&mut app, Action::Tick { now_ms: 2500 });
+    insta::assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn frame_80x24_help_and_command_line() {
+    let (mut app, _) = app(80, 24);
+    keys(&mut app, &["?"]);
+    insta::assert_snapshot!("help_80x24", screen(&app));
+    keys(&mut app, &["j"; 30]);
+    assert!(matches!(app.mode, Mode::Help(30)));
+    insta::assert_snapshot!("help_80x24_scrolled", screen(&app));
+    keys(&mut app, &["x", ":", "g", "o", "t", "o", "space", "D"]);
+    insta::assert_snapshot!("command_line_80x24", screen(&app));
+}
+
+#[test]
+fn frame_160x48_help() {
+    let (mut app, _) = app(160, 48);
+    keys(&mut app, &["?"]);
+    insta::assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn frame_80x24_of_a_new_19x19_book() {
+    use crate::book::dag::BookMeta;
+    use crate::book::{CostParams, recompute_everything};
+    use crate::go::{BoardSize, Rules};
+    let mut book = Book::new(
+        BookMeta::new(BoardSize::square(19).unwrap(), Rules::japanese()),
+        CostParams::default(),
+    );
+    recompute_everything(&mut book);
+    let mut app = App::new();
+    update(
+        &mut app,
+        Action::Resize {
+            width: 80,
+            height: 24,
+        },
+    );
+    update(
+        &mut app,
+        Action::BookLoaded(Box::new(book_view(&book, "new-19x19"))),
+    );
+    keys(&mut app, &["l"]);
+    assert!(
+        app.status.text.contains("no book move here"),
+        "{}",
+        app.status.text
+    );
+    let text = screen(&app);
+    assert_eq!(text.lines().count(), 24);
+    assert!(
+        text.contains(" 1 └") && text.contains("19 ┌"),
+        "the whole board fits:\n{text}"
+    );
+    insta::assert_snapshot!(text);
+}

@@ -1,0 +1,278 @@
+//! End to end, through a real terminal: the workbench runs in tmux on the default book with the rollout
+//! engine; the test walks three moves, marks the position, starts expansion, waits for a job to finish
+//! and a new move to appear, stops, quits, then replays the recording headless and compares the last
+//! frame with the screen tmux captured.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_tengen");
+
+/// A private tmux server, killed when the test ends however it ends.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn run(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .expect("tmux must be installed (.ci/test installs it)");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        for key in keys {
+            self.run(&["send-keys", "-t", "wb", key]);
+            // One key at a time, as a person types: each gets its own frame.
+            std::thread::sleep(Duration::from_millis(150));
+        }
+    }
+
+    fn screen(&self) -> String {
+        self.run(&["capture-pane", "-t", "wb", "-p"])
+    }
+
+    /// Waits until the screen satisfies `test`; panics with the last screen after `limit`.
+    fn wait_for(&self, what: &str, limit: Duration, test: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if test(&screen) {
+                return screen;
+            }
+            if start.elapsed() > limit {
+                panic!("timed out waiting for {what}; the screen was:\n{screen}");
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .arg("kill-server")
+            .output();
+    }
+}
+
+/// "Moves · N in book" of the current position.
+fn moves_in_book(screen: &str) -> Option<u32> {
+    let at = screen.find("Moves · ")? + "Moves · ".len();
+    screen[at..].split_whitespace().next()?.parse().ok()
+}
+
+fn trimmed(text: &str) -> Vec<String> {
+    let lines: Vec<String> = text.lines().map(|l| l.trim_end().to_string()).collect();
+    let end = lines
+        .iter()
+        .rposition(|l| !l.is_empty())
+        .map_or(0, |i| i + 1);
+    lines[..end].to_vec()
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn walk_mark_expand_quit_and_replay_the_same_last_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config");
+    let data = dir.path().join("data");
+    // Small searches keep the test to seconds.
+    write(
+        &config.join("config.toml"),
+        "[jobs]\nconcurrent = 2\nexpand_visits = 100\n",
+    );
+    let session: PathBuf = dir.path().join("session.tengen-session");
+    let tmux = Tmux {
+        socket: format!("tengen-e2e-{}", std::process::id()),
+    };
+    let command = format!(
+        "TENGEN_CONFIG='{}' TENGEN_DATA='{}' '{BIN}' open --record '{}'; echo EXITED $?; sleep 60",
+        config.display(),
+        data.display(),
+        session.display()
+    );
+    tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "wb",
+        "-x",
+        "100",
+        "-y",
+        "30",
+        &command,
+    ]);
+
+    tmux.wait_for("the default book", Duration::from_secs(30), |s| {
+        s.contains("146 positions")
+    });
+    tmux.keys(&["l", "j", "l", "l"]);
+    let screen = tmux.wait_for("three moves on the line", Duration::from_secs(10), |s| {
+        s.contains("3.")
+    });
+    assert!(screen.contains("move 3"), "{screen}");
+    let before = moves_in_book(&screen).expect("the moves pane shows its count");
+
+    // VISITS beyond the node's visits makes it the cheapest to expand (KataGo's forced deepening).
+    tmux.keys(&[":", "mark visits 100000", "Enter"]);
+    tmux.wait_for("the mark on the line", Duration::from_secs(10), |s| {
+        s.contains("[V100000]")
+    });
+    tmux.keys(&["Space"]);
+    let screen = tmux.wait_for(
+        "a finished job and a new move here",
+        Duration::from_secs(60),
+        |s| {
+            s.contains(" done ")
+                && s.contains("added")
+                && moves_in_book(s).is_some_and(|n| n > before)
+        },
+    );
+    assert!(screen.contains("expansion"), "{screen}");
+
+    tmux.keys(&["Escape"]);
+    let last = tmux.wait_for("all jobs to stop", Duration::from_secs(60), |s| {
+        s.contains("0 running · 0 queued · expansion stopped")
+    });
+    tmux.keys(&["q"]);
+    tmux.wait_for("the program to exit", Duration::from_secs(10), |s| {
+        s.contains("EXITED 0")
+    });
+
+    let frames = dir.path().join("frames");
+    let out = Command::new(BIN)
+        .args([
+            "replay",
+            session.to_str().unwrap(),
+            "--headless",
+            "--frames",
+            frames.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let replayed = std::fs::read_to_string(frames.join("last.txt")).unwrap();
+    assert_eq!(
+        trimmed(&replayed),
+        trimmed(&last),
+        "replayed:\n{replayed}\ncaptured:\n{last}"
+    );
+    // The book grew on disk, in the data directory.
+    let log = data.join("books").join("7x7-tt-k9.tengenbook.log");
+    assert!(
+        std::fs::metadata(&log).unwrap().len() > 100,
+        "the expansion was appended to {}",
+        log.display()
+    );
+}
+
+#[test]
+fn keymap_and_theme_files_reload_live_and_sigterm_exits_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config");
+    let data = dir.path().join("data");
+    write(&config.join("config.toml"), "record_sessions = false\n");
+    let tmux = Tmux {
+        socket: format!("tengen-e2e-reload-{}", std::process::id()),
+    };
+    // The pane's shell writes the workbench's exit status to a file. (tmux's `pane_dead_status` is not
+    // used: tmux 3.3a sometimes leaves an exited child unreaped and never fills it in.)
+    let exit_file = dir.path().join("exit-status");
+    let command = format!(
+        "TENGEN_CONFIG='{}' TENGEN_DATA='{}' '{BIN}'; echo $? > '{}'",
+        config.display(),
+        data.display(),
+        exit_file.display()
+    );
+    tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "wb",
+        "-x",
+        "90",
+        "-y",
+        "26",
+        &command,
+    ]);
+    tmux.run(&["set-option", "-t", "wb", "remain-on-exit", "on"]);
+    tmux.wait_for("the default book", Duration::from_secs(30), |s| {
+        s.contains("146 positions")
+    });
+
+    let keymap = config.join("keymap.toml");
+    write(&keymap, "[normal\nthis is not toml");
+    tmux.wait_for("the keymap error", Duration::from_secs(10), |s| {
+        s.contains("previous kept") && s.contains("keymap.toml")
+    });
+    tmux.keys(&["l"]);
+    tmux.wait_for(
+        "the old keymap still working",
+        Duration::from_secs(10),
+        |s| s.contains("1.D4"),
+    );
+    write(
+        &keymap,
+        "[normal]\nprepend_keymap = [ { on = \"n\", run = \"root\", desc = \"mine\" } ]\n",
+    );
+    tmux.wait_for("the new keymap", Duration::from_secs(10), |s| {
+        s.contains("keymap loaded")
+    });
+    tmux.keys(&["n"]);
+    tmux.wait_for("the new binding", Duration::from_secs(10), |s| {
+        !s.contains("1.D4")
+    });
+    write(
+        &config.join("themes").join("dark.toml"),
+        "rank_best = \"#ff0000\"\n",
+    );
+    tmux.wait_for("the reloaded theme", Duration::from_secs(10), |s| {
+        s.contains("theme dark")
+    });
+
+    let shell = tmux.run(&["display-message", "-p", "-t", "wb", "#{pane_pid}"]);
+    let pgrep = Command::new("pgrep")
+        .args(["-P", shell.trim()])
+        .output()
+        .unwrap();
+    let workbench = String::from_utf8_lossy(&pgrep.stdout).trim().to_string();
+    assert!(
+        !workbench.is_empty(),
+        "the workbench runs under the pane's shell"
+    );
+    let status = Command::new("kill")
+        .args(["-TERM", &workbench])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let start = Instant::now();
+    let code = loop {
+        if let Ok(code) = std::fs::read_to_string(&exit_file)
+            && code.ends_with('\n')
+        {
+            break code;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the workbench did not exit within 10 s of SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(code.trim(), "0", "SIGTERM ends the workbench cleanly");
+}
