@@ -5,7 +5,7 @@
 //! Needs ONNX Runtime: `.ci/test` sets `ORT_DYLIB_PATH`; elsewhere run `tengen setup` or set it yourself.
 
 use serde_json::Value;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use tengen::go::{BoardSize, Color, Game, Komi, Move, Rules};
 use tengen::nn::{BatchOptions, Evaluator, SessionOptions};
 
@@ -18,10 +18,15 @@ const RAW: &str = concat!(
     "/../shared/data/katago-raw/g170-b6c96-raw-dev.json"
 );
 
-fn require_runtime() {
+/// The shared network imported to ONNX in a temporary folder (kept alive by the returned guard).
+fn imported_model() -> (tempfile::TempDir, PathBuf) {
     if let Err(e) = tengen::nn::runtime::check() {
         panic!("this test needs ONNX Runtime: {e}");
     }
+    let dir = tempfile::tempdir().unwrap();
+    let onnx = dir.path().join("b6c96.onnx");
+    tengen::nn::import::import(Path::new(MODEL), &onnx).unwrap();
+    (dir, onnx)
 }
 
 fn position(p: &Value) -> Game {
@@ -45,10 +50,7 @@ fn position(p: &Value) -> Game {
 
 #[test]
 fn imported_b6c96_matches_katago_raw_outputs() {
-    require_runtime();
-    let dir = tempfile::tempdir().unwrap();
-    let onnx = dir.path().join("b6c96.onnx");
-    tengen::nn::import::import(Path::new(MODEL), &onnx).unwrap();
+    let (_dir, onnx) = imported_model();
     let evaluator =
         Evaluator::open(&onnx, &SessionOptions::default(), BatchOptions::default()).unwrap();
     let data: Value = serde_json::from_str(&std::fs::read_to_string(RAW).unwrap()).unwrap();
@@ -138,10 +140,7 @@ fn imported_b6c96_matches_katago_raw_outputs() {
 
 #[test]
 fn a_cuda_request_without_a_gpu_falls_back_to_the_cpu_and_says_why() {
-    require_runtime();
-    let dir = tempfile::tempdir().unwrap();
-    let onnx = dir.path().join("b6c96.onnx");
-    tengen::nn::import::import(Path::new(MODEL), &onnx).unwrap();
+    let (_dir, onnx) = imported_model();
     let options = SessionOptions {
         device: tengen::nn::Device::Cuda(0),
         ..SessionOptions::default()
@@ -158,10 +157,7 @@ fn a_cuda_request_without_a_gpu_falls_back_to_the_cpu_and_says_why() {
 
 #[test]
 fn batched_requests_of_mixed_sizes_from_several_threads_get_their_own_answers() {
-    require_runtime();
-    let dir = tempfile::tempdir().unwrap();
-    let onnx = dir.path().join("b6c96.onnx");
-    tengen::nn::import::import(Path::new(MODEL), &onnx).unwrap();
+    let (_dir, onnx) = imported_model();
     let batch = BatchOptions {
         max_batch: 16,
         deadline: std::time::Duration::from_millis(5),
@@ -229,10 +225,7 @@ fn batched_requests_of_mixed_sizes_from_several_threads_get_their_own_answers() 
 /// White wins 92.06 %, lead 8.38, policy D3 637 ‰ and B3 296 ‰.
 #[test]
 fn a_5x5_board_in_a_6x6_buffer_matches_katagos_tiny_board_test() {
-    require_runtime();
-    let dir = tempfile::tempdir().unwrap();
-    let onnx = dir.path().join("b6c96.onnx");
-    tengen::nn::import::import(Path::new(MODEL), &onnx).unwrap();
+    let (_dir, onnx) = imported_model();
     let evaluator =
         Evaluator::open(&onnx, &SessionOptions::default(), BatchOptions::default()).unwrap();
     let size = BoardSize::square(5).unwrap();

@@ -88,35 +88,7 @@ impl Builder {
     }
 
     fn conv(&mut self, x: &str, conv: &Conv) -> String {
-        let w = self.floats(
-            &conv.name,
-            &[
-                conv.out_channels as i64,
-                conv.in_channels as i64,
-                conv.kernel_y as i64,
-                conv.kernel_x as i64,
-            ],
-            &conv.weights_oihw,
-        );
-        // "Same" zero padding: half the dilated kernel on each side.
-        let pad_y = (conv.kernel_y / 2 * conv.dilation_y) as i64;
-        let pad_x = (conv.kernel_x / 2 * conv.dilation_x) as i64;
-        self.node(
-            "Conv",
-            &[x, &w],
-            &conv.name,
-            vec![
-                ints_attr(
-                    "kernel_shape",
-                    &[conv.kernel_y as i64, conv.kernel_x as i64],
-                ),
-                ints_attr(
-                    "dilations",
-                    &[conv.dilation_y as i64, conv.dilation_x as i64],
-                ),
-                ints_attr("pads", &[pad_y, pad_x, pad_y, pad_x]),
-            ],
-        )
+        self.conv_node(x, conv, &conv.weights_oihw, None)
     }
 
     /// BN as a per-channel affine map, then ReLU, then the on-board mask.
@@ -140,6 +112,17 @@ impl Builder {
             .enumerate()
             .map(|(i, w)| w * norm.scale[i / per_out])
             .collect();
+        self.conv_node(x, conv, &weights, Some(norm))
+    }
+
+    /// One ONNX Conv with `conv`'s geometry and the given weights, and the norm's shift as its bias.
+    fn conv_node(
+        &mut self,
+        x: &str,
+        conv: &Conv,
+        weights: &[f32],
+        bias: Option<&Affine>,
+    ) -> String {
         let w = self.floats(
             &conv.name,
             &[
@@ -148,18 +131,23 @@ impl Builder {
                 conv.kernel_y as i64,
                 conv.kernel_x as i64,
             ],
-            &weights,
+            weights,
         );
-        let bias = self.floats(
-            &format!("{}/bias", norm.name),
-            &[conv.out_channels as i64],
-            &norm.bias,
-        );
+        let mut inputs = vec![x.to_string(), w];
+        if let Some(norm) = bias {
+            inputs.push(self.floats(
+                &format!("{}/bias", norm.name),
+                &[conv.out_channels as i64],
+                &norm.bias,
+            ));
+        }
+        let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
+        // "Same" zero padding: half the dilated kernel on each side.
         let pad_y = (conv.kernel_y / 2 * conv.dilation_y) as i64;
         let pad_x = (conv.kernel_x / 2 * conv.dilation_x) as i64;
         self.node(
             "Conv",
-            &[x, &w, &bias],
+            &inputs,
             &conv.name,
             vec![
                 ints_attr(
