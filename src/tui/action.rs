@@ -43,6 +43,12 @@ pub enum Action {
     Job(JobEvent),
     /// Ctrl-C, SIGTERM or SIGHUP from outside the keymap.
     Terminate,
+    /// A game file read for `:annotate`: its text, or why it could not be read. (Appended last so that
+    /// older recordings keep their variant numbers.)
+    GameFile {
+        path: String,
+        text: Result<String, String>,
+    },
 }
 
 /// A named command, with arguments where it takes them.
@@ -88,6 +94,11 @@ pub enum Command {
     CommandLine,
     Theme(String),
     Quit,
+    /// Annotate the game in this SGF file against the book; without a file, close the annotation.
+    Annotate(Option<String>),
+    /// Step the annotated game one move forward / back; the book walk follows it.
+    AnnotateNext,
+    AnnotatePrev,
 }
 
 impl Command {
@@ -150,6 +161,12 @@ impl Command {
                 _ => Err("usage: theme NAME (dark, light, high-contrast, colorblind)".into()),
             },
             "quit" | "q" => no_args(Command::Quit),
+            // A path may hold spaces; the words are joined back with one.
+            "annotate" => Ok(Command::Annotate(
+                (!args.is_empty()).then(|| args.join(" ")),
+            )),
+            "annotate_next" => no_args(Command::AnnotateNext),
+            "annotate_prev" => no_args(Command::AnnotatePrev),
             _ => Err(format!("unknown command `{name}` (press ? for the list)")),
         }
     }
@@ -161,12 +178,20 @@ pub enum Effect {
     StartExpansion,
     PauseExpansion,
     StopExpansion,
-    AnalyzeLine { line: Vec<Move>, priority: Priority },
-    SetMarks { line: Vec<Move>, marks: Vec<Mark> },
+    AnalyzeLine {
+        line: Vec<Move>,
+        priority: Priority,
+    },
+    SetMarks {
+        line: Vec<Move>,
+        marks: Vec<Mark>,
+    },
     CancelJob(crate::jobs::JobId),
     RetryJob(crate::jobs::JobId),
     LoadTheme(String),
     Quit,
+    /// Read this game file and hand its text back as [`Action::GameFile`].
+    ReadGame(String),
 }
 
 #[cfg(test)]
@@ -202,5 +227,10 @@ mod tests {
                 .contains("unknown command `fly`")
         );
         assert!(Command::parse("mark visits many").is_err());
+        assert_eq!(
+            Command::parse("annotate games/my game.sgf"),
+            Ok(Command::Annotate(Some("games/my game.sgf".into())))
+        );
+        assert_eq!(Command::parse("annotate"), Ok(Command::Annotate(None)));
     }
 }

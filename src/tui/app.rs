@@ -1,5 +1,6 @@
 //! The workbench's state. It changes only in [`super::update::update`]; rendering reads it.
 
+use super::annotation::Annotation;
 use super::keymap::Keymap;
 use super::theme::Theme;
 use crate::go::{Color, Game, Move, Setup, Symmetry};
@@ -76,6 +77,8 @@ pub struct App {
     pub width: u16,
     pub height: u16,
     pub quit: bool,
+    /// A game loaded with `:annotate`, shown against the book.
+    pub annotation: Option<Annotation>,
 }
 
 impl Default for App {
@@ -110,6 +113,7 @@ impl App {
             width: 80,
             height: 24,
             quit: false,
+            annotation: None,
         }
     }
 

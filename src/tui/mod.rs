@@ -3,6 +3,7 @@
 //! state; [`runtime`] connects the terminal, the files and the jobs.
 
 pub mod action;
+pub mod annotation;
 pub mod app;
 pub mod config;
 pub mod keymap;
@@ -12,5 +13,7 @@ pub mod runtime;
 pub mod theme;
 pub mod update;
 
+#[cfg(test)]
+mod annotate_tests;
 #[cfg(test)]
 mod tests;

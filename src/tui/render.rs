@@ -1,6 +1,7 @@
 //! Drawing the whole screen: a pure function of the [`App`], so that a replay draws the same frames.
 
 use super::app::{App, Mode};
+use super::panes::annotate::AnnotatePane;
 use super::panes::board::BoardPane;
 use super::panes::help::HelpPane;
 use super::panes::jobs::JobsPane;
@@ -49,6 +50,9 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         JobsPane { app }.render(jobs, buf);
     }
     StatusPane { app }.render(status, buf);
+    if let Some(game) = &app.annotation {
+        AnnotatePane { app, game }.render(AnnotatePane::area(main, board_w), buf);
+    }
     if let Mode::Help(scroll) = app.mode {
         HelpPane { app, scroll }.render(area, buf);
     }

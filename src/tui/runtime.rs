@@ -231,6 +231,15 @@ fn perform(
                 continue;
             }
             Effect::Quit => continue,
+            Effect::ReadGame(path) => {
+                // Read here, handed back as an action: a replay sees the same text without the file.
+                let text = std::fs::read(&path)
+                    .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+                    .map_err(|e| e.to_string());
+                let more = dispatch(app, Action::GameFile { path, text }, theme_name);
+                debug_assert!(more.is_empty());
+                continue;
+            }
         };
         match runner {
             Some(r) => r.send(request),

@@ -2,6 +2,7 @@
 //! what needs the world (jobs, files) comes back as [`Effect`]s for the runtime.
 
 use super::action::{Action, Command, Effect, Key};
+use super::annotation;
 use super::app::{App, Expansion, JobView, Mode, Status, Step};
 use super::keymap::Keymap;
 use super::theme::Theme;
@@ -74,6 +75,10 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
         Action::Terminate => {
             app.quit = true;
             vec![Effect::Quit]
+        }
+        Action::GameFile { path, text } => {
+            game_file(app, &path, text);
+            Vec::new()
         }
     }
 }
@@ -351,6 +356,16 @@ pub fn run(app: &mut App, command: Command) -> Vec<Effect> {
             app.quit = true;
             return vec![Effect::Quit];
         }
+        Command::Annotate(Some(path)) => {
+            info(app, format!("reading {path}…"));
+            return vec![Effect::ReadGame(path)];
+        }
+        Command::Annotate(None) => {
+            app.annotation = None;
+            info(app, "annotation closed".into());
+        }
+        Command::AnnotateNext => step_game(app, true),
+        Command::AnnotatePrev => step_game(app, false),
     }
     Vec::new()
 }
@@ -423,22 +438,7 @@ fn rebuild_game(app: &mut App) {
 /// The step after playing `mv` (root orientation) at the end of the path, if the book has that move.
 fn follow(app: &App, mv: Move) -> Option<Step> {
     let book = app.book.as_ref()?;
-    let step = app.path.last()?;
-    let node = book.node(step.node)?;
-    let in_node = step.to_root.inverse().apply_move(book.size, mv);
-    for edge in &node.edges {
-        for &t in &node.self_symmetries {
-            if t.apply_move(book.size, edge.mv) == in_node {
-                let to_root = edge.to_child.inverse().then(t).then(step.to_root);
-                return Some(Step {
-                    node: edge.child,
-                    to_root,
-                    mv: Some(mv),
-                });
-            }
-        }
-    }
-    None
+    super::annotation::follow(book, app.path.last()?, mv).map(|(step, _)| step)
 }
 
 /// Walks from the root along `line` (root orientation) as far as the book goes; says where it stopped.
@@ -488,6 +488,73 @@ fn goto(app: &mut App, words: &[String]) {
     }
     if set_line(app, &line) {
         info(app, format!("at move {}", line.len()));
+    }
+    remember(app);
+}
+
+/// A game file for `:annotate` arrived: annotate it and go to the root, where the game starts.
+fn game_file(app: &mut App, path: &str, text: Result<String, String>) {
+    let Some(book) = &app.book else {
+        error(app, "no book is open yet".into());
+        return;
+    };
+    let loaded = text
+        .map_err(|e| format!("{path}: {e}"))
+        .and_then(|text| annotation::load(book, path, &text));
+    match loaded {
+        Ok(game) => {
+            let summary = match game.left_book_at() {
+                Some(n) => format!(
+                    "{path}: {} moves, leaves the book at move {n} · . and , step through it",
+                    game.moves.len()
+                ),
+                None => format!(
+                    "{path}: {} moves, {} in the book · . and , step through it",
+                    game.moves.len(),
+                    game.book_moves()
+                ),
+            };
+            app.annotation = Some(game);
+            set_line(app, &[]);
+            remember(app);
+            info(app, summary);
+        }
+        Err(e) => error(app, format!("annotate: {e}")),
+    }
+}
+
+/// One move forward or back in the annotated game; the book walk follows as far as the book goes.
+fn step_game(app: &mut App, forward: bool) {
+    let (Some(book), Some(game)) = (&app.book, &mut app.annotation) else {
+        info(
+            app,
+            "no game to step through (:annotate FILE.sgf loads one)".into(),
+        );
+        return;
+    };
+    // Expansion may have grown the book since the game was loaded.
+    game.notes = annotation::annotate(book, &game.moves);
+    game.at = if forward {
+        (game.at + 1).min(game.moves.len())
+    } else {
+        game.at.saturating_sub(1)
+    };
+    let (at, total, in_book, line) = (
+        game.at,
+        game.moves.len(),
+        game.book_moves(),
+        game.book_line(),
+    );
+    if set_line(app, &line) {
+        let text = if at > in_book {
+            format!(
+                "game move {at} of {total}: out of the book since move {}",
+                in_book + 1
+            )
+        } else {
+            format!("game move {at} of {total}")
+        };
+        info(app, text);
     }
     remember(app);
 }

@@ -1,6 +1,7 @@
 //! One file per pane; each draws from the [`App`](super::app::App) only. Shared here: how bad a move is,
 //! and the colour that says so.
 
+pub mod annotate;
 pub mod board;
 pub mod help;
 pub mod jobs;
