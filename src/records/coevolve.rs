@@ -205,14 +205,16 @@ pub async fn coevolve(
     config: CoevolveConfig,
 ) -> Result<(Population, CoevolveSummary), CoevolveError> {
     let population = Arc::new(Mutex::new(Population::load(log, size, rules)?));
+    let io = |source| CoevolveError::Io {
+        path: log.into(),
+        source,
+    };
+    cut_torn_tail(log).map_err(io)?;
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(log)
-        .map_err(|source| CoevolveError::Io {
-            path: log.into(),
-            source,
-        })?;
+        .map_err(io)?;
     let file = Arc::new(Mutex::new(file));
     let started = Arc::new(AtomicUsize::new(0));
     let summary = Arc::new(Mutex::new(CoevolveSummary::default()));
@@ -272,6 +274,23 @@ pub async fn coevolve(
     let population = population.lock().unwrap_or_else(|p| p.into_inner()).clone();
     let summary = summary.lock().unwrap_or_else(|p| p.into_inner()).clone();
     Ok((population, summary))
+}
+
+/// Drops a torn last line (a worker killed mid-write) before appending: the next game would otherwise
+/// be glued to it and the log would no longer load.
+fn cut_torn_tail(log: &Path) -> std::io::Result<()> {
+    let text = match std::fs::read(log) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    if text.is_empty() || text.ends_with(b"\n") {
+        return Ok(());
+    }
+    let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let file = std::fs::OpenOptions::new().write(true).open(log)?;
+    file.set_len(keep as u64)?;
+    file.sync_data()
 }
 
 /// Plays one game: book moves while a good one exists, engine moves otherwise. Returns the game and how
