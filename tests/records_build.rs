@@ -156,6 +156,30 @@ fn minimax_over_a_position_database() {
         ["B2", "B4", "D2", "D4"].contains(&answer),
         "the diagonal answer, in any orientation: {best}"
     );
+    // At komi 24 the analysis says Black wins C3 (score 25), but bob's D2 answer (23) reverses that:
+    // a refutation, credited to whoever found it.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["records", "minimax", db.to_str().unwrap_or_default()])
+        .args(["--komi", "24", "--json"])
+        .output()
+        .expect("runs");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let refutations = v["refutations"].as_array().cloned().unwrap_or_default();
+    assert!(
+        refutations
+            .iter()
+            .any(|r| r["line"] == "C3 D2" && r["found_by"] == "bob"),
+        "{refutations:?}"
+    );
+    assert!(
+        refutations.iter().all(|r| r["line"] != "B2"),
+        "B2 is not the root's best follow-up: {refutations:?}"
+    );
+    assert_eq!(v["queues"]["mid"]["count"], 4);
+    assert_eq!(
+        v["queues"]["mid"]["first"][0]["confidence"], 30.0,
+        "the least certain position comes first"
+    );
     let bad = dir.path().join("bad.jsonl");
     std::fs::write(
         &bad,

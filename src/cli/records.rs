@@ -54,6 +54,9 @@ pub struct MinimaxArgs {
     /// Entries listed per urgency queue
     #[arg(long, default_value_t = 5)]
     show: usize,
+    /// The komi that decides who wins, for refutations (default: the database rules' komi)
+    #[arg(long, allow_hyphen_values = true)]
+    komi: Option<f64>,
     #[arg(long)]
     json: bool,
 }
@@ -194,7 +197,8 @@ fn minimax(args: MinimaxArgs) -> Result<ExitCode> {
         serde_json::json!({"line": line.join(" "), "score": p.score.to_string(), "confidence": p.confidence, "db_line": p.line})
     };
     let names = ["high", "mid", "low"];
-    let refutations = db.refutations();
+    let komi = args.komi.unwrap_or(game.rules().komi.value());
+    let refutations = db.refutations(komi);
     let json = serde_json::json!({
         "positions": db.positions.len(),
         "value": backed.value,

@@ -253,8 +253,9 @@ impl PositionDb {
     }
 
     /// Refutations: positions that are their parent's best follow-up and whose backed-up value reverses the
-    /// winner of the parent's own analysis, with who found them (as GTP lines).
-    pub fn refutations(&self) -> Vec<(String, Option<String>)> {
+    /// winner at `komi` of the parent's own analysis, with who found them (as GTP lines). Scores are
+    /// Black's, so Black wins a position when its score exceeds the komi.
+    pub fn refutations(&self, komi: f64) -> Vec<(String, Option<String>)> {
         let mut out = Vec::new();
         let mut cache = HashMap::new();
         for (hash, p) in &self.positions {
@@ -276,7 +277,7 @@ impl PositionDb {
                 let mut g = parent.clone();
                 g.play(mv).is_ok() && canonical(&g, DEFAULT_REP_BOUND).hash == *hash
             }) || backed.best == Some(*last);
-            if leads_here && backed.value.signum() != parent_pos.score.value().signum() {
+            if leads_here && (backed.value > komi) != (parent_pos.score.value() > komi) {
                 let size = p.game.size();
                 let line = moves
                     .iter()
