@@ -276,3 +276,76 @@ fn keymap_and_theme_files_reload_live_and_sigterm_exits_cleanly() {
     };
     assert_eq!(code.trim(), "0", "SIGTERM ends the workbench cleanly");
 }
+
+#[test]
+fn annotate_a_game_step_through_it_and_replay_the_same_last_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config");
+    let data = dir.path().join("data");
+    write(&config.join("config.toml"), "theme = \"dark\"\n");
+    // D4 and E5 are in the default book, A7 leaves it.
+    let game = dir.path().join("game.sgf");
+    write(&game, "(;GM[1]SZ[7]KM[9];B[dd];W[ec];B[aa];W[gg])");
+    let session = dir.path().join("session.tengen-session");
+    let tmux = Tmux {
+        socket: format!("tengen-e2e-annotate-{}", std::process::id()),
+    };
+    let command = format!(
+        "TENGEN_CONFIG='{}' TENGEN_DATA='{}' '{BIN}' open --record '{}'; echo EXITED $?; sleep 60",
+        config.display(),
+        data.display(),
+        session.display()
+    );
+    tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "wb",
+        "-x",
+        "100",
+        "-y",
+        "30",
+        &command,
+    ]);
+    tmux.wait_for("the default book", Duration::from_secs(30), |s| {
+        s.contains("146 positions")
+    });
+    let typed = format!("annotate {}", game.display());
+    tmux.keys(&[":", &typed, "Enter"]);
+    tmux.wait_for("the game pane", Duration::from_secs(10), |s| {
+        s.contains("Game game.sgf") && s.contains("leaves the book at move 3")
+    });
+    tmux.keys(&[".", "."]);
+    let last = tmux.wait_for("the book walk at move 2", Duration::from_secs(10), |s| {
+        s.contains("root 1.D4 2.E5") && s.contains("game move 2 of 4")
+    });
+    assert!(last.contains("left the book"), "{last}");
+    tmux.keys(&["q"]);
+    tmux.wait_for("the program to exit", Duration::from_secs(10), |s| {
+        s.contains("EXITED 0")
+    });
+    // The recording carries the game's text: the replay does not need the file.
+    std::fs::remove_file(&game).unwrap();
+    let frames = dir.path().join("frames");
+    let out = Command::new(BIN)
+        .args([
+            "replay",
+            session.to_str().unwrap(),
+            "--headless",
+            "--frames",
+            frames.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let replayed = std::fs::read_to_string(frames.join("last.txt")).unwrap();
+    assert_eq!(
+        trimmed(&replayed),
+        trimmed(&last),
+        "replayed:\n{replayed}\ncaptured:\n{last}"
+    );
+}
