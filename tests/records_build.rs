@@ -197,3 +197,85 @@ fn minimax_over_a_position_database() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn the_urgency_queues_feed_the_job_queue_least_certain_first() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let book = dir.path().join("5x5.book");
+    let b = book.to_str().unwrap_or_default();
+    let tengen = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_tengen"))
+            .args(args)
+            .output()
+            .expect("runs")
+    };
+    assert!(
+        tengen(&["book", "new", "--size", "5x5", "--komi", "24", "-o", b])
+            .status
+            .success()
+    );
+    let grown = tengen(&[
+        "book",
+        "expand",
+        b,
+        "--engine",
+        "rollout",
+        "--iterations",
+        "2",
+        "--visits",
+        "100",
+    ]);
+    assert!(
+        grown.status.success(),
+        "{}",
+        String::from_utf8_lossy(&grown.stderr)
+    );
+    let shown: serde_json::Value =
+        serde_json::from_slice(&tengen(&["book", "show", b, "--json"]).stdout).expect("JSON");
+    let first = shown["moves"][0]["move"]
+        .as_str()
+        .expect("a book move")
+        .to_string();
+    let log_before = std::fs::metadata(format!("{b}.log")).map_or(0, |m| m.len());
+    // The book move is analysed with confidence (low urgency), the root barely (high urgency); A1 A2 is
+    // not in the book.
+    let db = dir.path().join("db.jsonl");
+    std::fs::write(
+        &db,
+        format!(
+            "{{\"size\":\"5x5\",\"rules\":\"tromp-taylor\",\"moves\":\"{first}\",\"winrates\":{{\"23.5\":0.95,\"24.5\":0.1}}}}\n\
+             {{\"size\":\"5x5\",\"rules\":\"tromp-taylor\",\"moves\":\"\",\"winrates\":{{\"23.5\":0.55,\"24.5\":0.45}}}}\n\
+             {{\"size\":\"5x5\",\"rules\":\"tromp-taylor\",\"moves\":\"A1 A2\",\"winrates\":{{\"23.5\":0.6,\"24.5\":0.4}}}}\n"
+        ),
+    )
+    .expect("write");
+    let out = tengen(&[
+        "records",
+        "minimax",
+        db.to_str().unwrap_or_default(),
+        "--analyze",
+        b,
+        "--visits",
+        "50",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let root = err.find("analysing [] (priority 2)").expect(&err);
+    let book_move = err
+        .find(&format!("analysing [{first}] (priority 0)"))
+        .expect(&err);
+    assert!(
+        root < book_move,
+        "the least certain position goes first: {err}"
+    );
+    assert!(
+        err.contains("not in the book, not analysed: A1 A2"),
+        "{err}"
+    );
+    assert!(err.contains("analysed 2 queued positions"), "{err}");
+    let log_after = std::fs::metadata(format!("{b}.log")).map_or(0, |m| m.len());
+    assert!(
+        log_after > log_before,
+        "the analysis was written to the book"
+    );
+}

@@ -57,6 +57,16 @@ pub struct MinimaxArgs {
     /// The komi that decides who wins, for refutations (default: the database rules' komi)
     #[arg(long, allow_hyphen_values = true)]
     komi: Option<f64>,
+    /// Feed the urgency queues to tengen's job queue on this tengen book: every queued position whose line
+    /// is in the book gets a deep-analysis job, high urgency (low confidence) first
+    #[arg(long)]
+    analyze: Option<PathBuf>,
+    /// The engine for `--analyze`
+    #[arg(long, default_value = "rollout")]
+    engine: String,
+    /// Visits per searched position for `--analyze`
+    #[arg(long, default_value_t = 2000)]
+    visits: u64,
     #[arg(long)]
     json: bool,
 }
@@ -209,6 +219,22 @@ fn minimax(args: MinimaxArgs) -> Result<ExitCode> {
         }))).collect::<serde_json::Map<_, _>>(),
         "refutations": refutations.iter().map(|(l, who)| serde_json::json!({"line": l, "found_by": who})).collect::<Vec<_>>(),
     });
+    if let Some(book) = &args.analyze {
+        let lines: Vec<(Vec<tengen::go::Move>, i32)> = queues
+            .iter()
+            .enumerate()
+            .flat_map(|(rank, q)| {
+                // High urgency runs first: the job queue runs higher priorities first.
+                q.iter().map(move |p| {
+                    (
+                        p.game.moves().iter().map(|&(_, m)| m).collect(),
+                        2 - rank as i32,
+                    )
+                })
+            })
+            .collect();
+        analyze_queues(book, &lines, &args.engine, args.visits)?;
+    }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&json)?);
         return Ok(ExitCode::SUCCESS);
@@ -271,4 +297,87 @@ fn coevolve(args: CoevolveArgs) -> Result<ExitCode> {
         summary.games_played, summary.book_moves, summary.engine_moves, population.games
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Queues a deep analysis of every line the book holds, at its urgency's priority, on one job at a time so
+/// that the queue order is the analysis order; reports each job on stderr as it finishes.
+fn analyze_queues(
+    path: &std::path::Path,
+    lines: &[(Vec<tengen::go::Move>, i32)],
+    engine: &str,
+    visits: u64,
+) -> Result<()> {
+    use tengen::jobs::{JobEvent, Priority, Request, Runner, RunnerConfig, runner::SharedBook};
+    let (store, book, _) = tengen::book::store::BookStore::open(path)
+        .with_context(|| format!("opening {}", path.display()))?;
+    let size = book.meta.size;
+    let (queued, outside): (Vec<_>, Vec<_>) = lines
+        .iter()
+        .partition(|(line, _)| book.follow_line(line).is_ok());
+    for (line, _) in &outside {
+        let text: Vec<String> = line.iter().map(|m| m.to_gtp(size)).collect();
+        eprintln!("not in the book, not analysed: {}", text.join(" "));
+    }
+    let runtime = tokio::runtime::Runtime::new()?;
+    runtime.block_on(async {
+        let opts = tengen::engine::spec::SpecOptions {
+            threads: 1,
+            ..Default::default()
+        };
+        let engine: std::sync::Arc<dyn tengen::engine::Engine> =
+            tengen::engine::spec::build(engine, &opts)?.into();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let config = RunnerConfig {
+            concurrent: 1,
+            expand_visits: visits,
+            analyze_visits: visits,
+        };
+        let shared = SharedBook::new(book, Some(store));
+        let runner = Runner::spawn(shared, engine, config, std::time::Instant::now(), tx);
+        for (line, priority) in &queued {
+            runner.send(Request::AnalyzeLine {
+                line: line.clone(),
+                priority: Priority(*priority),
+            });
+        }
+        let mut names = std::collections::HashMap::new();
+        let mut done = 0;
+        while done < queued.len() {
+            let Some(event) = rx.recv().await else { break };
+            match event {
+                JobEvent::Queued {
+                    id,
+                    kind: tengen::jobs::JobKind::AnalyzeLine { line },
+                    priority,
+                    ..
+                } => {
+                    let text: Vec<String> = line.iter().map(|m| m.to_gtp(size)).collect();
+                    names.insert(id, (format!("[{}]", text.join(" ")), priority.0));
+                }
+                JobEvent::Started { id, .. } => {
+                    if let Some((line, priority)) = names.get(&id) {
+                        eprintln!("analysing {line} (priority {priority})");
+                    }
+                }
+                JobEvent::Finished { id, summary, .. } => {
+                    done += 1;
+                    eprintln!("job {} done: {summary}", id.0);
+                }
+                JobEvent::Failed { id, error, .. } => {
+                    done += 1;
+                    eprintln!("job {} failed: {error}", id.0);
+                }
+                JobEvent::Cancelled { .. } => done += 1,
+                _ => {}
+            }
+        }
+        runner.send(Request::StopAll);
+        anyhow::Ok(())
+    })?;
+    eprintln!(
+        "analysed {} queued positions into {}",
+        queued.len(),
+        path.display()
+    );
+    Ok(())
 }
