@@ -45,9 +45,10 @@ impl Default for SearchParams {
 /// stone is ever played, so AMAF's "who played here first" table never matches it.
 const PASS: u16 = 0;
 
-/// A tree node, kept small (40 bytes) because selection and the AMAF update scan every child of every
-/// node on the path: the statistics only the root's children report (wins, score sums) live in
-/// [`RootSums`] instead.
+/// A tree node, kept to 32 bytes (two to a cache line) because selection and the AMAF update scan every
+/// child of every node on the path. Only what those scans read is here: the first child's index lives
+/// in `Tree::first_child`, the mover follows from the depth (colours alternate, passes included), and
+/// the statistics only the root's children report (wins, score sums) live in [`RootSums`].
 #[derive(Debug, Clone)]
 struct Node {
     /// Sum of the selection value (wins plus a little score), mover's view.
@@ -55,34 +56,29 @@ struct Node {
     rave_value_sum: f64,
     visits: u32,
     rave_visits: u32,
-    first_child: u32,
     /// `1/sqrt(visits)`, or 1 before the first visit: kept by `back_up`, which changes `visits` on the
     /// path only, so that selection over all the children needs no square root or division for it.
     explore: f32,
     child_count: u16,
     /// The move's padded-grid index, or [`PASS`].
     point: u16,
-    /// Who made the move leading here (the same for all the children of a node).
-    mover: Color,
-    expanded: bool,
 }
 
+const _: () = assert!(std::mem::size_of::<Node>() == 32);
+
 impl Node {
-    fn new(mv: Move, mover: Color) -> Node {
+    fn new(mv: Move) -> Node {
         Node {
             value_sum: 0.0,
             rave_value_sum: 0.0,
             visits: 0,
             rave_visits: 0,
-            first_child: 0,
             explore: 1.0,
             child_count: 0,
             point: match mv {
                 Move::Play(p) => p.index() as u16,
                 Move::Pass => PASS,
             },
-            mover,
-            expanded: false,
         }
     }
 
@@ -151,6 +147,9 @@ pub struct Tree {
     root: Arc<RootPosition>,
     params: SearchParams,
     nodes: Vec<Node>,
+    /// Per node, the index of its first child; 0 until it is expanded (node 0, the root, is nobody's
+    /// child, so 0 is free to mean "not expanded").
+    first_child: Vec<u32>,
     /// Reported statistics of the root's children, in the order of the children.
     root_sums: Vec<RootSums>,
     rng: FastRng,
@@ -172,7 +171,8 @@ impl Tree {
     pub fn new(root: Arc<RootPosition>, params: SearchParams, seed: u64, ownership: bool) -> Tree {
         let area = root.board.size().area();
         let mut tree = Tree {
-            nodes: vec![Node::new(Move::Pass, root.to_move.opponent())],
+            nodes: vec![Node::new(Move::Pass)],
+            first_child: vec![0],
             root_sums: Vec::new(),
             root,
             params,
@@ -184,7 +184,13 @@ impl Tree {
             ownership: ownership.then(|| vec![0.0; area]),
         };
         let max_stones = tree.root.max_stones;
-        tree.expand(0, &tree.root.board.clone(), tree.root.to_move, &[], max_stones);
+        tree.expand(
+            0,
+            &tree.root.board.clone(),
+            tree.root.to_move,
+            &[],
+            max_stones,
+        );
         tree.root_sums = vec![RootSums::default(); tree.nodes[0].child_count as usize];
         tree
     }
@@ -199,9 +205,27 @@ impl Tree {
     }
 
     fn children(&self, node: usize) -> &[Node] {
-        let n = &self.nodes[node];
-        let first = n.first_child as usize;
-        &self.nodes[first..first + n.child_count as usize]
+        let first = self.first_child[node] as usize;
+        &self.nodes[first..first + self.nodes[node].child_count as usize]
+    }
+
+    fn is_expanded(&self, node: usize) -> bool {
+        self.first_child[node] != 0
+    }
+
+    /// Who made the move leading to the node at `depth` on the path (the root's "mover" is the player
+    /// who is not to move).
+    fn mover_at(&self, depth: usize) -> Color {
+        if depth % 2 == 1 {
+            self.root.to_move
+        } else {
+            self.root.to_move.opponent()
+        }
+    }
+
+    fn push_child(&mut self, mv: Move) {
+        self.nodes.push(Node::new(mv));
+        self.first_child.push(0);
     }
 
     /// One iteration: descend by UCT-RAVE, grow the tree by one node, play out, back up.
@@ -222,7 +246,7 @@ impl Tree {
         let mut node = 0usize;
         let mut finished = passes >= 2;
         while !finished {
-            if !self.nodes[node].expanded {
+            if !self.is_expanded(node) {
                 let grow = self.nodes[node].visits >= self.params.expand_after
                     && self.nodes.len() < self.params.max_nodes;
                 if !grow {
@@ -314,11 +338,11 @@ impl Tree {
             if rules.ko != KoRule::Simple && self.repeats(board, color, p, path_keys, max_stones) {
                 continue;
             }
-            self.nodes.push(Node::new(Move::Play(p), color));
+            self.push_child(Move::Play(p));
             count += 1;
         }
         if !(is_root && self.root.avoid.contains(&Move::Pass)) {
-            self.nodes.push(Node::new(Move::Pass, color));
+            self.push_child(Move::Pass);
             count += 1;
         }
         if is_root && count == 0 && rules.multi_stone_suicide {
@@ -332,15 +356,13 @@ impl Tree {
                     && !(rules.ko != KoRule::Simple
                         && self.repeats(board, color, p, path_keys, max_stones))
                 {
-                    self.nodes.push(Node::new(Move::Play(p), color));
+                    self.push_child(Move::Play(p));
                     count += 1;
                 }
             }
         }
-        let n = &mut self.nodes[node];
-        n.first_child = first;
-        n.child_count = count;
-        n.expanded = true;
+        self.nodes[node].child_count = count;
+        self.first_child[node] = first;
     }
 
     /// Whether playing `p` recreates a position of the game or of the path (superko). A move that
@@ -383,9 +405,8 @@ impl Tree {
     /// `(1 - b) * value_sum / n + b * rave_value_sum / rn` with `b = rn / (rn + n + rn * n / k)`, is
     /// computed over the common denominator: one division per child instead of four.
     fn select(&self, node: usize) -> usize {
-        let parent = &self.nodes[node];
-        let first = parent.first_child as usize;
-        let k = self.params.exploration * ((parent.visits as f64) + 1.0).ln().sqrt();
+        let first = self.first_child[node] as usize;
+        let k = self.params.exploration * ((self.nodes[node].visits as f64) + 1.0).ln().sqrt();
         let inv_equivalence = 1.0 / self.params.rave_equivalence;
         let mut best = 0;
         let mut best_value = f64::NEG_INFINITY;
@@ -435,17 +456,19 @@ impl Tree {
         }
         for depth in (0..=tree_moves).rev() {
             let id = self.path[depth] as usize;
+            // The children's mover, who made the move below this node.
+            let mover = self.mover_at(depth + 1);
             if depth < tree_moves {
-                let child = &self.nodes[self.path[depth + 1] as usize];
-                if child.point != PASS {
-                    self.first_owner[child.point as usize] = 1 + child.mover.index() as u8;
+                let point = self.nodes[self.path[depth + 1] as usize].point;
+                if point != PASS {
+                    self.first_owner[point as usize] = 1 + mover.index() as u8;
                 }
             }
             let (first, count) = (
-                self.nodes[id].first_child as usize,
+                self.first_child[id] as usize,
                 self.nodes[id].child_count as usize,
             );
-            if let Some(mover) = self.nodes.get(first).filter(|_| count > 0).map(|c| c.mover) {
+            {
                 // Siblings share their mover, so the mark to look for and the value are the same for all.
                 // About half the siblings match, at random: adding 0 or 1 instead of branching saves
                 // a misprediction per child.
@@ -457,14 +480,15 @@ impl Tree {
                     c.rave_value_sum += value * f64::from(hit);
                 }
             }
+            let own_value = view(self.mover_at(depth), black_value);
             let n = &mut self.nodes[id];
             n.visits += 1;
-            n.value_sum += view(n.mover, black_value);
+            n.value_sum += own_value;
             n.explore = (n.visits as f32).sqrt().recip();
         }
         if let Some(&child) = self.path.get(1) {
-            let mover = self.nodes[child as usize].mover;
-            let s = &mut self.root_sums[child as usize - self.nodes[0].first_child as usize];
+            let mover = self.mover_at(1);
+            let s = &mut self.root_sums[child as usize - self.first_child[0] as usize];
             s.win_sum += view(mover, black_win);
             s.score_sum += black_score;
             s.score_sq_sum += black_score * black_score;
@@ -473,14 +497,15 @@ impl Tree {
 
     /// The root moves with their statistics and principal variations.
     pub fn root_stats(&self) -> Vec<RootMoveStats> {
-        let first = self.nodes[0].first_child as usize;
+        let first = self.first_child[0] as usize;
+        let mover = self.root.to_move;
         self.children(0)
             .iter()
             .zip(&self.root_sums)
             .enumerate()
             .map(|(i, (c, s))| RootMoveStats {
                 mv: c.mv(),
-                mover: c.mover,
+                mover,
                 visits: c.visits as u64,
                 win_sum: s.win_sum,
                 score_sum: s.score_sum,
@@ -493,8 +518,8 @@ impl Tree {
     /// The most visited line from `id` down, starting with `id`'s move.
     fn principal_variation(&self, mut id: usize) -> Vec<Move> {
         let mut pv = vec![self.nodes[id].mv()];
-        while self.nodes[id].expanded && pv.len() < 30 {
-            let first = self.nodes[id].first_child as usize;
+        while self.is_expanded(id) && pv.len() < 30 {
+            let first = self.first_child[id] as usize;
             let Some(best) = self
                 .children(id)
                 .iter()
