@@ -135,3 +135,89 @@ fn scores_parse() {
     assert_eq!(parse_score("W+R"), Some(f64::NEG_INFINITY));
     assert_eq!(parse_score("maybe"), None);
 }
+
+/// A GTP engine with `kata-analyze` or `lz-analyze` (its first argument) that writes each analysis
+/// command it gets to the file named by its second argument and leaves the moves it was told to avoid
+/// out of its answer, as KataGo and Leela Zero do.
+const FAKE_ANALYZER: &str = r#"
+import sys
+kind, log = sys.argv[1], sys.argv[2]
+def out(s):
+    sys.stdout.write(s)
+    sys.stdout.flush()
+while True:
+    line = sys.stdin.readline()
+    if not line:
+        break
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "name":
+        out("= fake\n\n")
+    elif words[0] == "version":
+        out("= 1\n\n")
+    elif words[0] == "list_commands":
+        out("= " + "\n".join(["name", "version", "list_commands", "boardsize", "clear_board", "komi", "play", kind]) + "\n\n")
+    elif words[0] == kind:
+        with open(log, "a") as f:
+            f.write(line)
+        banned = set(words[words.index("avoid") + 2].split(",")) if "avoid" in words else set()
+        moves = [m for m in ["D4", "C3", "E5", "pass"] if m not in banned]
+        if kind == "kata-analyze":
+            infos = ["info move %s visits %d winrate 0.5 scoreLead 0 prior 0.1 order %d pv %s" % (m, 10 - k, k, m) for k, m in enumerate(moves)]
+            text = " ".join(infos) + " rootInfo visits 100 winrate 0.5 scoreLead 0"
+        else:
+            text = " ".join("info move %s visits %d winrate 5000 prior 1000 order %d pv %s" % (m, 10 - k, k, m) for k, m in enumerate(moves))
+        out("=\n" + text + "\n")
+        sys.stdin.readline()  # any line stops the analysis
+        out("\n")
+    else:
+        out("=\n\n")
+"#;
+
+#[tokio::test]
+async fn analysis_commands_carry_the_banned_moves() {
+    let s = size(9);
+    let game = Game::new(s, Rules::tromp_taylor());
+    let banned = [
+        Move::parse_gtp("D4", s).unwrap(),
+        Move::parse_gtp("C3", s).unwrap(),
+    ];
+    for kind in ["kata-analyze", "lz-analyze"] {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("commands");
+        let engine = GtpEngine::new(vec![
+            "python3".into(),
+            "-c".into(),
+            FAKE_ANALYZER.into(),
+            kind.into(),
+            log.display().to_string(),
+        ]);
+        let query = Query::from_game(&game).with_visits(10).avoiding(&banned);
+        let report = engine.analyze(query).final_report().await.unwrap();
+        let moves: Vec<String> = report.moves.iter().map(|m| m.mv.to_gtp(s)).collect();
+        assert_eq!(moves, ["E5", "pass"], "{kind}");
+        let sent = std::fs::read_to_string(&log).unwrap();
+        assert!(sent.starts_with(&format!("{kind} B ")), "{sent}");
+        assert!(sent.contains(" avoid B D4,C3 1"), "{sent}");
+    }
+}
+
+#[tokio::test]
+async fn start_up_failures_show_the_engines_stderr() {
+    let failing: Vec<String> = [
+        "python3",
+        "-c",
+        "import sys; sys.stderr.write('fatal: cannot open the opening book\\n'); sys.exit(1)",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    match GtpClient::start(&failing).await {
+        Err(EngineError::Unavailable { detail, .. }) => {
+            assert!(detail.contains("cannot open the opening book"), "{detail}")
+        }
+        Err(other) => panic!("{other:?}"),
+        Ok(_) => panic!("an engine that exited at once was taken as started"),
+    }
+}

@@ -18,7 +18,6 @@ pub use tree::SearchParams;
 
 use super::{Analysis, CancelToken, Engine, EngineError, MoveInfo, Query, Report, RootInfo};
 use crate::go::{Color, Move};
-use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
@@ -181,9 +180,11 @@ fn share(total: u64, threads: usize, t: usize) -> u64 {
 /// Replays the query into the root position, with the superko keys of its history.
 fn root_position(query: &Query) -> Result<RootPosition, EngineError> {
     let mut game = crate::go::Game::with_setup(query.size, query.rules, query.setup.clone());
-    let mut history = HashSet::new();
+    let mut history = Vec::with_capacity(query.moves.len() + 1);
     let key = |g: &crate::go::Game| RootPosition::superko_key(g.rules(), g.board(), g.to_move());
-    history.insert(key(&game));
+    let stones = |g: &crate::go::Game| g.size().area() - g.board().empty_count();
+    history.push(key(&game));
+    let mut max_stones = stones(&game);
     for (i, &(color, mv)) in query.moves.iter().enumerate() {
         game.play_as(color, mv).map_err(|reason| {
             EngineError::BadQuery(format!(
@@ -193,7 +194,8 @@ fn root_position(query: &Query) -> Result<RootPosition, EngineError> {
                 mv.to_gtp(query.size)
             ))
         })?;
-        history.insert(key(&game));
+        history.push(key(&game));
+        max_stones = max_stones.max(stones(&game));
     }
     if game.is_over() {
         return Err(EngineError::BadQuery(
@@ -201,16 +203,20 @@ fn root_position(query: &Query) -> Result<RootPosition, EngineError> {
         ));
     }
     let rules = query.rules;
+    if rules.ko == crate::go::KoRule::Simple {
+        history.clear();
+    }
+    // Sorted for binary search: expansion looks keys up, and a game has few enough positions that a
+    // sorted list beats a hash set (whose SipHash would cost more than the search it saves).
+    history.sort_unstable();
+    history.dedup();
     Ok(RootPosition {
         board: game.board().clone(),
         to_move: query.to_move(),
         consecutive_passes: game.consecutive_passes(),
         rules,
-        history: if rules.ko == crate::go::KoRule::Simple {
-            HashSet::new()
-        } else {
-            history
-        },
+        history,
+        max_stones,
         avoid: query.avoid.clone(),
     })
 }

@@ -10,7 +10,6 @@ use crate::go::coord::GRID;
 use crate::go::playout::FastRng;
 use crate::go::zobrist;
 use crate::go::{Board, Color, KoRule, Move, Point, Rules};
-use std::collections::HashSet;
 use std::sync::Arc;
 
 /// Tuning constants (from the MoGo/Fuego tradition, checked on 5x5–9x9).
@@ -42,43 +41,63 @@ impl Default for SearchParams {
     }
 }
 
+/// The padded-grid index that stands for a pass in a node: index 0 is a corner of the border, where no
+/// stone is ever played, so AMAF's "who played here first" table never matches it.
+const PASS: u16 = 0;
+
+/// A tree node, kept to 32 bytes (two to a cache line) because selection and the AMAF update scan every
+/// child of every node on the path. Only what those scans read is here: the first child's index lives
+/// in `Tree::first_child`, the mover follows from the depth (colours alternate, passes included), and
+/// the statistics only the root's children report (wins, score sums) live in [`RootSums`].
 #[derive(Debug, Clone)]
 struct Node {
-    mv: Move,
-    /// Who made the move leading here.
-    mover: Color,
-    first_child: u32,
-    child_count: u16,
-    expanded: bool,
-    visits: u32,
     /// Sum of the selection value (wins plus a little score), mover's view.
     value_sum: f64,
+    rave_value_sum: f64,
+    visits: u32,
+    rave_visits: u32,
+    /// `1/sqrt(visits)`, or 1 before the first visit: kept by `back_up`, which changes `visits` on the
+    /// path only, so that selection over all the children needs no square root or division for it.
+    explore: f32,
+    child_count: u16,
+    /// The move's padded-grid index, or [`PASS`].
+    point: u16,
+}
+
+const _: () = assert!(std::mem::size_of::<Node>() == 32);
+
+impl Node {
+    fn new(mv: Move) -> Node {
+        Node {
+            value_sum: 0.0,
+            rave_value_sum: 0.0,
+            visits: 0,
+            rave_visits: 0,
+            explore: 1.0,
+            child_count: 0,
+            point: match mv {
+                Move::Play(p) => p.index() as u16,
+                Move::Pass => PASS,
+            },
+        }
+    }
+
+    fn mv(&self) -> Move {
+        match self.point {
+            PASS => Move::Pass,
+            i => Move::Play(Point::from_index(i as usize)),
+        }
+    }
+}
+
+/// The statistics reported for a root move, beside the ones selection needs.
+#[derive(Debug, Clone, Copy, Default)]
+struct RootSums {
     /// Sum of wins (draws count half), mover's view.
     win_sum: f64,
     /// Sums of Black's final score and its square.
     score_sum: f64,
     score_sq_sum: f64,
-    rave_visits: u32,
-    rave_value_sum: f64,
-}
-
-impl Node {
-    fn new(mv: Move, mover: Color) -> Node {
-        Node {
-            mv,
-            mover,
-            first_child: 0,
-            child_count: 0,
-            expanded: false,
-            visits: 0,
-            value_sum: 0.0,
-            win_sum: 0.0,
-            score_sum: 0.0,
-            score_sq_sum: 0.0,
-            rave_visits: 0,
-            rave_value_sum: 0.0,
-        }
-    }
 }
 
 /// The root position, shared by every tree of one search.
@@ -88,8 +107,11 @@ pub struct RootPosition {
     pub to_move: Color,
     pub consecutive_passes: u8,
     pub rules: Rules,
-    /// Superko keys of every position of the game so far (empty under simple ko).
-    pub history: HashSet<u128>,
+    /// Superko keys of every position of the game so far, sorted (empty under simple ko).
+    pub history: Vec<u128>,
+    /// The most stones any position of the game so far had: a move that captures nothing makes a position
+    /// with more stones than that, which cannot repeat one of them, and needs no lookup.
+    pub max_stones: usize,
     /// Root moves the search may not play.
     pub avoid: Vec<Move>,
 }
@@ -125,6 +147,11 @@ pub struct Tree {
     root: Arc<RootPosition>,
     params: SearchParams,
     nodes: Vec<Node>,
+    /// Per node, the index of its first child; 0 until it is expanded (node 0, the root, is nobody's
+    /// child, so 0 is free to mean "not expanded").
+    first_child: Vec<u32>,
+    /// Reported statistics of the root's children, in the order of the children.
+    root_sums: Vec<RootSums>,
     rng: FastRng,
     /// Reused per iteration: who first played each point after the node being backed up.
     first_owner: [u8; GRID],
@@ -135,11 +162,18 @@ pub struct Tree {
     ownership: Option<OwnershipSums>,
 }
 
+/// Stones on the board (what the superko filter compares).
+fn stone_count(board: &Board) -> usize {
+    board.size().area() - board.empty_count()
+}
+
 impl Tree {
     pub fn new(root: Arc<RootPosition>, params: SearchParams, seed: u64, ownership: bool) -> Tree {
         let area = root.board.size().area();
         let mut tree = Tree {
-            nodes: vec![Node::new(Move::Pass, root.to_move.opponent())],
+            nodes: vec![Node::new(Move::Pass)],
+            first_child: vec![0],
+            root_sums: Vec::new(),
             root,
             params,
             rng: FastRng::new(seed),
@@ -149,28 +183,60 @@ impl Tree {
             path_keys: Vec::with_capacity(64),
             ownership: ownership.then(|| vec![0.0; area]),
         };
-        tree.expand(0, &tree.root.board.clone(), tree.root.to_move, &[]);
+        let max_stones = tree.root.max_stones;
+        tree.expand(
+            0,
+            &tree.root.board.clone(),
+            tree.root.to_move,
+            &[],
+            max_stones,
+        );
+        tree.root_sums = vec![RootSums::default(); tree.nodes[0].child_count as usize];
         tree
     }
 
     /// The legal root moves this search considers (avoided moves excluded).
     pub fn root_moves(&self) -> Vec<Move> {
-        let root = &self.nodes[0];
-        (0..root.child_count as usize)
-            .map(|i| self.nodes[root.first_child as usize + i].mv)
-            .collect()
+        self.children(0).iter().map(Node::mv).collect()
     }
 
     pub fn root_visits(&self) -> u64 {
         self.nodes[0].visits as u64
     }
 
+    fn children(&self, node: usize) -> &[Node] {
+        let first = self.first_child[node] as usize;
+        &self.nodes[first..first + self.nodes[node].child_count as usize]
+    }
+
+    fn is_expanded(&self, node: usize) -> bool {
+        self.first_child[node] != 0
+    }
+
+    /// Who made the move leading to the node at `depth` on the path (the root's "mover" is the player
+    /// who is not to move).
+    fn mover_at(&self, depth: usize) -> Color {
+        if depth % 2 == 1 {
+            self.root.to_move
+        } else {
+            self.root.to_move.opponent()
+        }
+    }
+
+    fn push_child(&mut self, mv: Move) {
+        self.nodes.push(Node::new(mv));
+        self.first_child.push(0);
+    }
+
     /// One iteration: descend by UCT-RAVE, grow the tree by one node, play out, back up.
     pub fn iterate(&mut self) {
-        let root = Arc::clone(&self.root);
-        let mut board = root.board.clone();
-        let mut color = root.to_move;
-        let mut passes = root.consecutive_passes;
+        // Copies, not a clone of the `Arc`: its count is shared by every thread's tree, and touching it
+        // twice per iteration would bounce its cache line between the cores.
+        let rules = self.root.rules;
+        let mut board = self.root.board.clone();
+        let mut color = self.root.to_move;
+        let mut passes = self.root.consecutive_passes;
+        let mut max_stones = self.root.max_stones;
         let mut keys = std::mem::take(&mut self.path_keys);
         keys.clear();
         let mut last: Option<Point> = None;
@@ -180,20 +246,19 @@ impl Tree {
         let mut node = 0usize;
         let mut finished = passes >= 2;
         while !finished {
-            if !self.nodes[node].expanded {
+            if !self.is_expanded(node) {
                 let grow = self.nodes[node].visits >= self.params.expand_after
                     && self.nodes.len() < self.params.max_nodes;
                 if !grow {
                     break;
                 }
-                self.expand(node, &board, color, &keys);
+                self.expand(node, &board, color, &keys, max_stones);
             }
             if self.nodes[node].child_count == 0 {
                 break;
             }
             let child = self.select(node);
-            let mv = self.nodes[child].mv;
-            match mv {
+            match self.nodes[child].mv() {
                 Move::Play(p) => {
                     board.place(color, p);
                     self.played.push((color, p));
@@ -207,8 +272,9 @@ impl Tree {
                 }
             }
             color = color.opponent();
-            if root.rules.ko != KoRule::Simple {
-                keys.push(RootPosition::superko_key(root.rules, &board, color));
+            if rules.ko != KoRule::Simple {
+                keys.push(RootPosition::superko_key(rules, &board, color));
+                max_stones = max_stones.max(stone_count(&board));
             }
             self.path.push(child as u32);
             node = child;
@@ -227,7 +293,7 @@ impl Tree {
             );
         }
         let mut owner = [None; GRID];
-        let black_score = area_count(&board, &mut owner) as f64 - root.rules.komi.value();
+        let black_score = area_count(&board, &mut owner) as f64 - rules.komi.value();
         if let Some(sums) = &mut self.ownership {
             let size = board.size();
             for (i, p) in size.points().enumerate() {
@@ -239,18 +305,25 @@ impl Tree {
 
     /// Adds the legal children of `node`: every point the rules allow except suicides (own one-point eyes
     /// are left out below the root, where filling one is never the only sensible move), and pass.
-    fn expand(&mut self, node: usize, board: &Board, color: Color, path_keys: &[u128]) {
+    /// `max_stones` is the most stones of any position in the game or on the path (see [`Tree::repeats`]).
+    fn expand(
+        &mut self,
+        node: usize,
+        board: &Board,
+        color: Color,
+        path_keys: &[u128],
+        max_stones: usize,
+    ) {
         let is_root = node == 0;
         let rules = self.root.rules;
         let first = self.nodes.len() as u32;
         let mut count = 0u16;
-        let mut candidates: Vec<Point> = board
-            .empty_points()
-            .iter()
-            .map(|&i| Point::from_index(i as usize))
-            .collect();
-        candidates.sort_unstable();
-        for p in candidates {
+        // Row-major order (the order of the padded-grid indices): the children's order breaks ties in
+        // selection, so it is kept fixed.
+        for p in board.size().points() {
+            if board.cell(p) != Cell::Empty {
+                continue;
+            }
             // Suicide (legal under Tromp-Taylor for several stones) is never searched: it only gives the
             // opponent points, and engines such as GNU Go refuse it.
             if board.check(color, p, false).is_err() {
@@ -262,14 +335,14 @@ impl Tree {
             if is_root && self.root.avoid.contains(&Move::Play(p)) {
                 continue;
             }
-            if rules.ko != KoRule::Simple && self.repeats(board, color, p, path_keys) {
+            if rules.ko != KoRule::Simple && self.repeats(board, color, p, path_keys, max_stones) {
                 continue;
             }
-            self.nodes.push(Node::new(Move::Play(p), color));
+            self.push_child(Move::Play(p));
             count += 1;
         }
         if !(is_root && self.root.avoid.contains(&Move::Pass)) {
-            self.nodes.push(Node::new(Move::Pass, color));
+            self.push_child(Move::Pass);
             count += 1;
         }
         if is_root && count == 0 && rules.multi_stone_suicide {
@@ -280,21 +353,29 @@ impl Tree {
                 let allowed = board.check(color, p, true).is_ok()
                     && !self.root.avoid.contains(&Move::Play(p));
                 if allowed
-                    && !(rules.ko != KoRule::Simple && self.repeats(board, color, p, path_keys))
+                    && !(rules.ko != KoRule::Simple
+                        && self.repeats(board, color, p, path_keys, max_stones))
                 {
-                    self.nodes.push(Node::new(Move::Play(p), color));
+                    self.push_child(Move::Play(p));
                     count += 1;
                 }
             }
         }
-        let n = &mut self.nodes[node];
-        n.first_child = first;
-        n.child_count = count;
-        n.expanded = true;
+        self.nodes[node].child_count = count;
+        self.first_child[node] = first;
     }
 
-    /// Whether playing `p` recreates a position of the game or of the path (superko).
-    fn repeats(&self, board: &Board, color: Color, p: Point, path_keys: &[u128]) -> bool {
+    /// Whether playing `p` recreates a position of the game or of the path (superko). A move that
+    /// captures nothing adds a stone, so when no earlier position had that many (`max_stones`), nothing
+    /// needs looking up: the common case, which keeps superko off the expansion's profile.
+    fn repeats(
+        &self,
+        board: &Board,
+        color: Color,
+        p: Point,
+        path_keys: &[u128],
+        max_stones: usize,
+    ) -> bool {
         let enemy = Cell::stone(color.opponent());
         let captures = neighbours(p)
             .iter()
@@ -306,6 +387,9 @@ impl Tree {
             after.place(color, p);
             RootPosition::superko_key(self.root.rules, &after, color.opponent())
         } else {
+            if stone_count(board) + 1 > max_stones {
+                return false;
+            }
             let stones = board.stone_hash() ^ zobrist::STONE[color.index()][p.index()];
             match (self.root.rules.ko, color.opponent()) {
                 (KoRule::Situational, Color::White) => {
@@ -314,39 +398,35 @@ impl Tree {
                 _ => stones,
             }
         };
-        self.root.history.contains(&key) || path_keys.contains(&key)
+        self.root.history.binary_search(&key).is_ok() || path_keys.contains(&key)
     }
 
+    /// The child of `node` with the best UCT-RAVE value. The blend of the real mean and the RAVE mean,
+    /// `(1 - b) * value_sum / n + b * rave_value_sum / rn` with `b = rn / (rn + n + rn * n / k)`, is
+    /// computed over the common denominator: one division per child instead of four.
     fn select(&self, node: usize) -> usize {
-        let parent = &self.nodes[node];
-        let first = parent.first_child as usize;
-        let count = parent.child_count as usize;
-        let log_n = ((parent.visits as f64) + 1.0).ln();
-        let p = self.params;
-        let mut best = first;
+        let first = self.first_child[node] as usize;
+        let k = self.params.exploration * ((self.nodes[node].visits as f64) + 1.0).ln().sqrt();
+        let inv_equivalence = 1.0 / self.params.rave_equivalence;
+        let mut best = 0;
         let mut best_value = f64::NEG_INFINITY;
-        for i in first..first + count {
-            let c = &self.nodes[i];
-            let rave = if c.rave_visits > 0 {
-                c.rave_value_sum / c.rave_visits as f64
+        for (i, c) in self.children(node).iter().enumerate() {
+            let n = c.visits as f64;
+            let rn = c.rave_visits as f64;
+            let rave_n = rn * inv_equivalence;
+            let denominator = rn + n + rave_n * n;
+            let blend = if denominator > 0.0 {
+                (c.value_sum * (1.0 + rave_n) + c.rave_value_sum) / denominator
             } else {
                 0.5
             };
-            let value = if c.visits == 0 {
-                rave + p.exploration * log_n.sqrt()
-            } else {
-                let n = c.visits as f64;
-                let rn = c.rave_visits as f64;
-                let beta = rn / (rn + n + rn * n / p.rave_equivalence);
-                let mean = c.value_sum / n;
-                (1.0 - beta) * mean + beta * rave + p.exploration * (log_n / n).sqrt()
-            };
+            let value = blend + k * c.explore as f64;
             if value > best_value {
                 best_value = value;
                 best = i;
             }
         }
-        best
+        first + best
     }
 
     fn back_up(&mut self, black_score: f64, area: f64) {
@@ -365,80 +445,92 @@ impl Tree {
         // first after each node; a child whose move its mover played first there shares the result.
         self.first_owner.fill(0);
         let tree_moves = self.path.len() - 1;
-        let mark =
-            |owner: &mut [u8; GRID], (c, p): (Color, Point)| owner[p.index()] = 1 + c.index() as u8;
         // The stones of the tree part of `played` are interleaved with passes, which `played` omits;
         // walk the path's own moves for the tree part instead.
         let tree_stones = self.path[1..]
             .iter()
-            .filter(|&&i| matches!(self.nodes[i as usize].mv, Move::Play(_)))
+            .filter(|&&i| self.nodes[i as usize].point != PASS)
             .count();
         for &(c, p) in self.played[tree_stones..].iter().rev() {
-            mark(&mut self.first_owner, (c, p));
+            self.first_owner[p.index()] = 1 + c.index() as u8;
         }
         for depth in (0..=tree_moves).rev() {
             let id = self.path[depth] as usize;
+            // The children's mover, who made the move below this node.
+            let mover = self.mover_at(depth + 1);
             if depth < tree_moves {
-                let child = self.path[depth + 1] as usize;
-                if let Move::Play(p) = self.nodes[child].mv {
-                    mark(&mut self.first_owner, (self.nodes[child].mover, p));
+                let point = self.nodes[self.path[depth + 1] as usize].point;
+                if point != PASS {
+                    self.first_owner[point as usize] = 1 + mover.index() as u8;
                 }
             }
             let (first, count) = (
-                self.nodes[id].first_child as usize,
+                self.first_child[id] as usize,
                 self.nodes[id].child_count as usize,
             );
-            for i in first..first + count {
-                let c = &mut self.nodes[i];
-                if let Move::Play(p) = c.mv
-                    && self.first_owner[p.index()] == 1 + c.mover.index() as u8
-                {
-                    c.rave_visits += 1;
-                    c.rave_value_sum += view(c.mover, black_value);
+            {
+                // Siblings share their mover, so the mark to look for and the value are the same for all.
+                // About half the siblings match, at random: adding 0 or 1 instead of branching saves
+                // a misprediction per child.
+                let mark = 1 + mover.index() as u8;
+                let value = view(mover, black_value);
+                for c in &mut self.nodes[first..first + count] {
+                    let hit = u32::from(self.first_owner[c.point as usize] == mark);
+                    c.rave_visits += hit;
+                    c.rave_value_sum += value * f64::from(hit);
                 }
             }
+            let own_value = view(self.mover_at(depth), black_value);
             let n = &mut self.nodes[id];
             n.visits += 1;
-            n.value_sum += view(n.mover, black_value);
-            n.win_sum += view(n.mover, black_win);
-            n.score_sum += black_score;
-            n.score_sq_sum += black_score * black_score;
+            n.value_sum += own_value;
+            n.explore = (n.visits as f32).sqrt().recip();
+        }
+        if let Some(&child) = self.path.get(1) {
+            let mover = self.mover_at(1);
+            let s = &mut self.root_sums[child as usize - self.first_child[0] as usize];
+            s.win_sum += view(mover, black_win);
+            s.score_sum += black_score;
+            s.score_sq_sum += black_score * black_score;
         }
     }
 
     /// The root moves with their statistics and principal variations.
     pub fn root_stats(&self) -> Vec<RootMoveStats> {
-        let root = &self.nodes[0];
-        (0..root.child_count as usize)
-            .map(|i| {
-                let id = root.first_child as usize + i;
-                let c = &self.nodes[id];
-                RootMoveStats {
-                    mv: c.mv,
-                    mover: c.mover,
-                    visits: c.visits as u64,
-                    win_sum: c.win_sum,
-                    score_sum: c.score_sum,
-                    score_sq_sum: c.score_sq_sum,
-                    pv: self.principal_variation(id),
-                }
+        let first = self.first_child[0] as usize;
+        let mover = self.root.to_move;
+        self.children(0)
+            .iter()
+            .zip(&self.root_sums)
+            .enumerate()
+            .map(|(i, (c, s))| RootMoveStats {
+                mv: c.mv(),
+                mover,
+                visits: c.visits as u64,
+                win_sum: s.win_sum,
+                score_sum: s.score_sum,
+                score_sq_sum: s.score_sq_sum,
+                pv: self.principal_variation(first + i),
             })
             .collect()
     }
 
     /// The most visited line from `id` down, starting with `id`'s move.
     fn principal_variation(&self, mut id: usize) -> Vec<Move> {
-        let mut pv = vec![self.nodes[id].mv];
-        while self.nodes[id].expanded && pv.len() < 30 {
-            let n = &self.nodes[id];
-            let first = n.first_child as usize;
-            let Some(best) = (first..first + n.child_count as usize)
-                .filter(|&i| self.nodes[i].visits > 0)
-                .max_by_key(|&i| self.nodes[i].visits)
+        let mut pv = vec![self.nodes[id].mv()];
+        while self.is_expanded(id) && pv.len() < 30 {
+            let first = self.first_child[id] as usize;
+            let Some(best) = self
+                .children(id)
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.visits > 0)
+                .max_by_key(|(_, c)| c.visits)
+                .map(|(i, _)| first + i)
             else {
                 break;
             };
-            pv.push(self.nodes[best].mv);
+            pv.push(self.nodes[best].mv());
             id = best;
         }
         pv
