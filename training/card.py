@@ -19,6 +19,11 @@ def main():
     a = m["args"]
     kb = os.path.getsize(model_path) / 1024
     last = m["log"][-1] if m["log"] else {}
+    if "skipped_too_large" in info:
+        not_solved = (f'{info["skipped_too_large"]} over 7 empty points, '
+                      f'{info["skipped_over_budget"]} over the search budget')
+    else:
+        not_solved = f'{info["skipped"]} (over 7 empty points or over the search budget)'
     text = f"""# Model card: `local-move.onnx`
 
 The local-move network of tengen's network-guided endgame trees: for a region and its last 8 local positions,
@@ -34,7 +39,7 @@ trees (mostly best moves).
 | | |
 |---|---|
 | positions solved | {info["positions"]} (every tenth held out; {info["cold_positions"]} cold roots kept) |
-| positions not solved | {info["skipped_too_large"]} over 7 empty points, {info["skipped_over_budget"]} over the search budget |
+| positions not solved | {not_solved} |
 | training samples | {info["train"]["samples"]} ({info["train"]["no_move"]} "no move") |
 | held-out samples | {info["eval"]["samples"]} ({info["eval"]["no_move"]} "no move") |
 | generation time | {info["seconds"]:.0f} s (release build, one thread, on a busy 2-core machine) |
@@ -46,7 +51,7 @@ region get no probability.
 
 ## Training
 `training/train.py` (torch 2.15.0, CPU, {a["threads"]} threads, seed {a["seed"]}): samples cut to {a["crop"]}×{a["crop"]}
-windows, random symmetries, batch {a["batch"]}, AdamW with a one-cycle schedule to learning rate {a["lr"]},
+windows, random symmetries, batch {a["batch"]}, AdamW, warm-up then cosine decay from learning rate {a["lr"]},
 {len(m["log"])} epochs in {m["train_seconds"]} s ({m["train_samples"]} samples).
 
 ## Held-out accuracy

@@ -9,6 +9,7 @@ on the whole board afterwards); that makes training about three times cheaper on
 
 import argparse
 import json
+import math
 import time
 
 import numpy as np
@@ -106,7 +107,8 @@ def main():
     ap.add_argument("--crop", type=int, default=11)
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--lr", type=float, default=2e-3)
-    ap.add_argument("--minutes", type=float, default=15.0, help="stop after this much training time")
+    ap.add_argument("--minutes", type=float, default=15.0,
+                    help="stop after this much training time (0: no limit, the run is then deterministic)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
@@ -124,7 +126,6 @@ def main():
     print(f"{args.blocks} blocks x {args.channels} channels: {params} parameters", flush=True)
     steps = args.epochs * (len(train_x) // args.batch)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.1)
     started = time.time()
     step = 0
     log = []
@@ -132,22 +133,28 @@ def main():
         order = torch.from_numpy(rng.permutation(len(train_x)))
         for b in range(len(train_x) // args.batch):
             idx = order[b * args.batch:(b + 1) * args.batch]
+            # Warm up, then cosine decay over the run: by steps, or by time when the time limit comes first.
+            progress = step / steps
+            if args.minutes > 0:
+                progress = max(progress, (time.time() - started) / (args.minutes * 60))
+            lr = args.lr * min(1.0, progress / 0.05) * 0.5 * (1 + math.cos(math.pi * min(progress, 1.0)))
+            for group in opt.param_groups:
+                group["lr"] = max(lr, args.lr * 1e-3)
             x, t = transform(train_x[idx], train_t[idx], k, int(rng.integers(8)))
             loss = -(t * F.log_softmax(model(x), dim=1)).sum(dim=1).mean()
             opt.zero_grad()
             loss.backward()
             opt.step()
-            sched.step()
             step += 1
             if step % 100 == 0:
                 print(f"step {step}/{steps} loss {loss.item():.3f} {time.time() - started:.0f} s", flush=True)
-            if time.time() - started > args.minutes * 60:
+            if args.minutes > 0 and time.time() - started > args.minutes * 60:
                 break
         ev = evaluate(model, eval_x, eval_t)
         log.append({"epoch": epoch + 1, "seconds": round(time.time() - started),
                     "eval_loss": ev[0], "move_top1": ev[1], "no_move": ev[2]})
         print(json.dumps(log[-1]), flush=True)
-        if time.time() - started > args.minutes * 60:
+        if args.minutes > 0 and time.time() - started > args.minutes * 60:
             print("time limit reached", flush=True)
             break
     torch.save({"model": model.state_dict(), "blocks": args.blocks, "channels": args.channels,
