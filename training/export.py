@@ -89,7 +89,7 @@ def main():
     result.update({
         "blocks": saved["blocks"], "channels": saved["channels"], "params": saved["params"],
         "train_seconds": saved["train_seconds"], "train_samples": saved["train_samples"],
-        "args": saved["args"], "log": saved["log"], "opset": OPSET,
+        "args": saved["args"], "log": saved["log"], "opset": OPSET, "steps": saved.get("steps"),
     })
     with open(metrics_path, "w") as f:
         json.dump(result, f, indent=2)

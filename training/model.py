@@ -45,7 +45,7 @@ class LocalMoveNet(nn.Module):
     """A small residual tower; a 1x1 policy head (White's plane, then Black's) and a "no move" logit
     pooled over the region (mean and max), so that it does not depend on the board size."""
 
-    def __init__(self, blocks=5, channels=32):
+    def __init__(self, blocks=4, channels=32):
         super().__init__()
         self.stem = nn.Conv2d(PLANES, channels, 3, padding=1, bias=False)
         self.stem_bn = nn.BatchNorm2d(channels)
