@@ -150,6 +150,17 @@ impl Solution {
 
 /// Solves the local game of `region` on `board` (stones outside the region never move).
 pub fn solve(board: &Board, region: &Region, scoring: Scoring) -> Result<Solution, SolveError> {
+    solve_within(board, region, scoring, MAX_POSITIONS)
+}
+
+/// [`solve`] with another limit on the positions searched (e.g. a smaller one when labelling many
+/// generated positions, where giving up early on the rare slow one is cheaper than waiting).
+pub fn solve_within(
+    board: &Board,
+    region: &Region,
+    scoring: Scoring,
+    max_positions: usize,
+) -> Result<Solution, SolveError> {
     let empty = region.empty_points(board).len();
     if empty > MAX_EMPTY_POINTS {
         return Err(SolveError::TooLarge {
@@ -174,11 +185,12 @@ pub fn solve(board: &Board, region: &Region, scoring: Scoring) -> Result<Solutio
         table: HashMap::new(),
         path: HashMap::new(),
         visited: 0,
+        max_positions,
     };
     let root = search.node(&start, State::default(), None, 0).node;
-    if search.visited > MAX_POSITIONS {
+    if search.visited > max_positions {
         return Err(SolveError::Budget {
-            limit: MAX_POSITIONS,
+            limit: max_positions,
         });
     }
     let thermograph = Thermograph::of(&root.game);
@@ -233,6 +245,7 @@ struct Search<'a> {
     /// prisoners), with their depth.
     path: HashMap<(u128, Ban, Sealed), usize>,
     visited: usize,
+    max_positions: usize,
 }
 
 /// A solved node and the shallowest depth of a position on the line whose repetition it avoided: a node
@@ -259,7 +272,7 @@ impl Search<'_> {
             };
         }
         self.visited += 1;
-        if self.visited > MAX_POSITIONS {
+        if self.visited > self.max_positions {
             // Unwind quickly; `solve` reports the exhausted budget.
             return Solved {
                 node: Arc::new(Node {
