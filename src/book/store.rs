@@ -431,8 +431,10 @@ pub fn load_without_recompute(path: &Path) -> Result<(Book, LoadReport), StoreEr
             },
             None,
         ) => {
-            // The count only sizes the arena; the end record checks it.
-            book = Some(Book::empty(meta, params, nodes.min(1 << 28) as usize));
+            // The count only sizes the arena (and no more than the file can hold: a stored node takes
+            // well over 32 bytes); the end record checks it.
+            let room = nodes.min(bytes.len() as u64 / 32);
+            book = Some(Book::empty(meta, params, room as usize));
             Ok(())
         }
         (_, None) => Err("the snapshot does not start with its metadata".into()),
@@ -519,10 +521,14 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);
-    {
-        let mut f = File::create(&tmp).map_err(io_err(&tmp))?;
-        f.write_all(bytes).map_err(io_err(&tmp))?;
-        f.sync_all().map_err(io_err(&tmp))?;
+    let written = File::create(&tmp).and_then(|mut f| {
+        f.write_all(bytes)?;
+        f.sync_all()
+    });
+    if let Err(e) = written {
+        // A full disk must not stay fuller by a partial copy of the book.
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io_err(&tmp)(e));
     }
     std::fs::rename(&tmp, path).map_err(io_err(path))?;
     sync_dir(path)
