@@ -3,31 +3,12 @@
 //! HTML export writes no text taken from a file.
 
 use std::path::Path;
-use tengen::book::store::{self, Record};
+use tengen::book::store;
 use tengen::book::{Book, BookMeta, CostParams};
 use tengen::go::{BoardSize, Rules};
 use tengen::nn::import::KataModel;
 use tengen::session::{self, Recorder};
 use tengen::tui::action::{Action, Key};
-
-const HEADER_LEN: usize = 24;
-
-/// Rewrites every record of a book file with `edit` (framing as in `docs/book-format.md`: length, CRC-32,
-/// MessagePack payload).
-fn rewrite_records(bytes: &[u8], mut edit: impl FnMut(Record) -> Record) -> Vec<u8> {
-    let mut out = bytes[..HEADER_LEN].to_vec();
-    let mut at = HEADER_LEN;
-    while at < bytes.len() {
-        let len = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
-        let record: Record = rmp_serde::from_slice(&bytes[at + 8..at + 8 + len]).unwrap();
-        let payload = rmp_serde::to_vec(&edit(record)).unwrap();
-        out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
-        out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
-        out.extend_from_slice(&payload);
-        at += 8 + len;
-    }
-    out
-}
 
 fn small_book() -> Book {
     let meta = BookMeta::new(BoardSize::square(5).unwrap(), Rules::tromp_taylor());
@@ -39,30 +20,25 @@ fn small_book() -> Book {
 #[test]
 fn a_book_claiming_a_billion_nodes_reserves_only_what_its_file_can_hold() {
     let dir = tempfile::tempdir().unwrap();
-    let bytes = store::snapshot_bytes(&small_book(), 1).unwrap();
-    let claims = rewrite_records(&bytes, |r| match r {
-        Record::Meta { meta, params, .. } => Record::Meta {
-            meta,
-            params,
-            nodes: 1_000_000_000,
-        },
-        other => other,
-    });
-    let path = dir.path().join("claims.tengenbook");
-    std::fs::write(&path, &claims).unwrap();
-    // The claim only sized the arena: the book is its one node (before, the loader reserved room for
-    // 2^28 nodes, tens of gigabytes, and the allocation failed).
-    let (book, _) = store::load(&path).unwrap();
+    // Format 1 (still read): the metadata record's node count only sizes the arena. This file claims a
+    // billion nodes and holds one; the loader used to reserve room for 2^28 nodes, tens of gigabytes,
+    // and the allocation aborted.
+    let claims = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/regressions/book_store-meta-claims-a-billion-nodes.tengenbook"
+    );
+    let (book, _) = store::load(Path::new(claims)).unwrap();
     assert_eq!(book.len(), 1);
 
-    let lies = rewrite_records(&claims, |r| match r {
-        Record::End { .. } => Record::End {
-            nodes: 1_000_000_000,
-        },
-        other => other,
-    });
+    // Format 2: a section's record count must match its length, which must be in the file.
+    let mut bytes = store::snapshot_bytes(&small_book(), 1).unwrap();
+    let at = bytes
+        .windows(4)
+        .position(|w| w == b"NODE")
+        .expect("a NODE section");
+    bytes[at + 8..at + 16].copy_from_slice(&1_000_000_000u64.to_le_bytes());
     let path = dir.path().join("lies.tengenbook");
-    std::fs::write(&path, &lies).unwrap();
+    std::fs::write(&path, &bytes).unwrap();
     let err = store::load(&path).unwrap_err().to_string();
     assert!(
         err.contains("lies.tengenbook") && err.contains("1000000000"),
