@@ -33,11 +33,23 @@ fn shared(under: &str, suffix: &str) -> Vec<PathBuf> {
     files(&Path::new(ROOT).join("../shared/data").join(under), suffix)
 }
 
-/// The files kept beside the fuzz targets for `target`; there is at least one.
+/// The files kept beside the fuzz targets for `target`; there is at least one. With
+/// `FUZZ_SMOKE_CORPUS=1`, also the local corpus a fuzzer grew (`.ci/fuzz/corpus/TARGET`, not in git): a
+/// replay of everything a run found interesting against the current code.
 fn seeds(target: &str) -> Vec<PathBuf> {
-    let found = files(&Path::new(ROOT).join(".ci/fuzz/seeds").join(target), "");
+    let mut found = files(&Path::new(ROOT).join(".ci/fuzz/seeds").join(target), "");
     assert!(!found.is_empty(), "no seeds for {target}");
+    found.extend(corpus(target));
     found
+}
+
+/// The local corpus of `target` when `FUZZ_SMOKE_CORPUS=1` (see [`seeds`]), else nothing.
+fn corpus(target: &str) -> Vec<PathBuf> {
+    let dir = Path::new(ROOT).join(".ci/fuzz/corpus").join(target);
+    match std::env::var_os("FUZZ_SMOKE_CORPUS") {
+        Some(v) if v == "1" && dir.is_dir() => files(&dir, ""),
+        _ => Vec::new(),
+    }
 }
 
 /// Deterministic mutations: truncations, a flipped byte, a duplicated slice.
@@ -125,8 +137,9 @@ fn model_target_over_tiny_models() {
 
 #[test]
 fn problem_target_over_the_endgame_problems() {
-    let all = shared("endgame-dev", ".sgf");
+    let mut all = shared("endgame-dev", ".sgf");
     assert!(all.len() >= 40);
+    all.extend(corpus("problem"));
     run_over("problem", &all);
 }
 
