@@ -1,15 +1,18 @@
-//! The fuzz targets' checks run over the seed corpora (every file in `../shared/data`) and simple mutations
-//! of them: CI's smoke version of `cargo fuzz` (full runs and their figures: `docs/reliability.md`).
+//! The fuzz targets' checks run over their seed corpora (the small files in `.ci/fuzz/seeds/TARGET` and the
+//! shared data of each format) and simple mutations of them: CI's smoke version of `cargo fuzz` (full runs
+//! and their figures: `docs/reliability.md`).
 
 #[path = "../.ci/fuzz/checks.rs"]
 mod checks;
 
 use std::path::{Path, PathBuf};
 
-fn seeds(under: &str, ext: &str) -> Vec<PathBuf> {
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// Files under `dir` (recursively) whose name ends with `suffix`, sorted.
+fn files(dir: &Path, suffix: &str) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    let mut stack =
-        vec![Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data")).join(under)];
+    let mut stack = vec![dir.to_path_buf()];
     while let Some(p) = stack.pop() {
         if p.is_dir() {
             stack.extend(
@@ -18,12 +21,35 @@ fn seeds(under: &str, ext: &str) -> Vec<PathBuf> {
                     .filter_map(|e| e.ok())
                     .map(|e| e.path()),
             );
-        } else if p.extension().is_some_and(|e| e == ext) {
+        } else if p.to_string_lossy().ends_with(suffix) {
             out.push(p);
         }
     }
     out.sort();
     out
+}
+
+fn shared(under: &str, suffix: &str) -> Vec<PathBuf> {
+    files(&Path::new(ROOT).join("../shared/data").join(under), suffix)
+}
+
+/// The files kept beside the fuzz targets for `target`; there is at least one. With
+/// `FUZZ_SMOKE_CORPUS=1`, also the local corpus a fuzzer grew (`.ci/fuzz/corpus/TARGET`, not in git): a
+/// replay of everything a run found interesting against the current code.
+fn seeds(target: &str) -> Vec<PathBuf> {
+    let mut found = files(&Path::new(ROOT).join(".ci/fuzz/seeds").join(target), "");
+    assert!(!found.is_empty(), "no seeds for {target}");
+    found.extend(corpus(target));
+    found
+}
+
+/// The local corpus of `target` when `FUZZ_SMOKE_CORPUS=1` (see [`seeds`]), else nothing.
+fn corpus(target: &str) -> Vec<PathBuf> {
+    let dir = Path::new(ROOT).join(".ci/fuzz/corpus").join(target);
+    match std::env::var_os("FUZZ_SMOKE_CORPUS") {
+        Some(v) if v == "1" && dir.is_dir() => files(&dir, ""),
+        _ => Vec::new(),
+    }
 }
 
 /// Deterministic mutations: truncations, a flipped byte, a duplicated slice.
@@ -44,14 +70,37 @@ fn mutations(data: &[u8]) -> Vec<Vec<u8>> {
     out
 }
 
+/// The check of a target by its name (regression files are named `TARGET-what-it-was.ext`).
+fn check(target: &str, data: &[u8]) {
+    match target {
+        "sgf" => checks::sgf(data),
+        "records" | "records_text" => checks::records_text(data),
+        "book_store" => checks::book_store(data),
+        "katabook" => checks::katabook(data),
+        "model" => checks::model(data),
+        "problem" => checks::problem(data),
+        "session" => checks::session(data),
+        "config" => checks::config(data),
+        "katago_json" => checks::katago_json(data),
+        "gtp" => checks::gtp(data),
+        other => panic!("unknown fuzz target {other}"),
+    }
+}
+
+fn run_over(target: &str, paths: &[PathBuf]) {
+    for f in paths {
+        let data = std::fs::read(f).expect("readable");
+        for m in mutations(&data) {
+            check(target, &m);
+        }
+    }
+}
+
 #[test]
 fn sgf_target_over_the_game_records() {
-    let files = seeds("games", "sgf");
+    let files = shared("games", ".sgf");
     assert!(files.len() > 400);
-    for f in files {
-        let data = std::fs::read(&f).expect("readable");
-        mutations(&data).iter().for_each(|m| checks::sgf(m));
-    }
+    run_over("sgf", &files);
 }
 
 #[test]
@@ -69,23 +118,69 @@ fn records_text_target_over_samples() {
     }
 }
 
-/// Every input a fuzzer found a bug with stays a test (`tests/regressions/`, named after the bug).
+#[test]
+fn book_store_target_over_small_books() {
+    run_over("book_store", &seeds("book_store"));
+}
+
+#[test]
+fn katabook_target_over_small_and_shared_books() {
+    let mut all = seeds("katabook");
+    all.extend(shared("katabook", ".katabook"));
+    run_over("katabook", &all);
+}
+
+#[test]
+fn model_target_over_tiny_models() {
+    run_over("model", &seeds("model"));
+}
+
+#[test]
+fn problem_target_over_the_endgame_problems() {
+    let mut all = shared("endgame-dev", ".sgf");
+    assert!(all.len() >= 40);
+    all.extend(corpus("problem"));
+    run_over("problem", &all);
+}
+
+#[test]
+fn session_target_over_recordings() {
+    run_over("session", &seeds("session"));
+}
+
+#[test]
+fn config_target_over_keymaps_themes_and_configs() {
+    let mut all = seeds("config");
+    all.extend(files(&Path::new(ROOT).join("themes"), ".toml"));
+    run_over("config", &all);
+}
+
+#[test]
+fn katago_json_target_over_real_replies() {
+    run_over("katago_json", &seeds("katago_json"));
+}
+
+#[test]
+fn gtp_target_over_answers_and_analysis_lines() {
+    run_over("gtp", &seeds("gtp"));
+}
+
+/// Every input a fuzzer found a bug with stays a test (`tests/regressions/`, named after the target).
 #[test]
 fn fuzz_findings_stay_fixed() {
-    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/regressions"));
+    let dir = Path::new(ROOT).join("tests/regressions");
     let mut found = 0;
-    for entry in std::fs::read_dir(dir).expect("the regression folder exists") {
-        let path = entry.expect("readable").path();
-        let data = std::fs::read(&path).expect("readable");
-        match path
+    for path in files(&dir, "") {
+        let name = path
             .file_name()
             .and_then(|n| n.to_str())
             .unwrap_or_default()
-        {
-            n if n.starts_with("sgf-") => checks::sgf(&data),
-            n if n.starts_with("records-") => checks::records_text(&data),
-            n => panic!("unknown regression file {n}: name it after its target"),
-        }
+            .to_string();
+        let target = name
+            .split_once('-')
+            .map(|(t, _)| t)
+            .unwrap_or_else(|| panic!("regression file {name}: name it TARGET-what.ext"));
+        check(target, &std::fs::read(&path).expect("readable"));
         found += 1;
     }
     assert!(found > 0);

@@ -1,12 +1,14 @@
 //! The book on disk, crash-safe: a snapshot file plus an append-only log beside it (`BOOK.log`).
 //!
-//! Both files are a fixed header (magic, format version, kind, generation) and then records, each one
-//! `length (u32 LE) | CRC-32 of the payload (u32 LE) | MessagePack payload`. An expansion is appended to
-//! the log and `fsync`ed before it is reported, so a `kill -9` loses at most the searches in flight. A torn
-//! or corrupted tail record fails its length or CRC check and is cut off, never loaded. Compaction writes a
-//! new snapshot to a temporary file, syncs it, renames it over the old one, then starts an empty log of the
-//! new generation the same way; a log whose generation differs from the snapshot's is already contained in
-//! it and is ignored. Format and reasons: `docs/book-format.md`.
+//! Both files start with a fixed header (magic, format version, kind, generation). The log is then
+//! records, each one `length (u32 LE) | CRC-32 of the payload (u32 LE) | MessagePack payload`; the
+//! snapshot is checksummed fixed-width columns (`snapshot`; format-1 snapshots of records are still read,
+//! `v1`). An expansion is appended to the log and `fsync`ed before it is reported, so a `kill -9` loses at
+//! most the searches in flight. A torn or corrupted tail record fails its length or CRC check and is cut
+//! off, never loaded. Compaction writes a new snapshot to a temporary file, syncs it, renames it over the
+//! old one, then starts an empty log of the new generation the same way; a log whose generation differs
+//! from the snapshot's is already contained in it and is ignored. Format and reasons:
+//! `docs/book-format.md`.
 
 use super::cost::{CostParams, NodeCost};
 use super::dag::{Book, BookMeta, Edge, Node, NodeId, ParentLink, SearchValues, SymmetrySet};
@@ -18,14 +20,19 @@ use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+mod snapshot;
+mod v1;
+
 pub const MAGIC: &[u8; 8] = b"TENGENBK";
-pub const FORMAT_VERSION: u32 = 1;
+/// The version written. Format 2 changed the snapshot only; logs of both versions hold the same records.
+pub const FORMAT_VERSION: u32 = 2;
+/// The oldest version still read.
+pub const OLDEST_FORMAT_VERSION: u32 = 1;
 const KIND_SNAPSHOT: u32 = 0;
 const KIND_LOG: u32 = 1;
 const HEADER_LEN: usize = 24;
 /// Larger records are refused as corrupt (no honest record comes near this).
 const MAX_RECORD: u32 = 1 << 30;
-const NODES_PER_RECORD: usize = 4096;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -39,7 +46,7 @@ pub enum StoreError {
     )]
     NotABook { file: String },
     #[error(
-        "{file} uses book format {found}, this tengen reads format {FORMAT_VERSION}; upgrade tengen"
+        "{file} uses book format {found}, this tengen reads formats {OLDEST_FORMAT_VERSION} to {FORMAT_VERSION}; upgrade tengen"
     )]
     Version { file: String, found: u32 },
     #[error("{file} is damaged at byte {offset}: {detail}; restore it from a backup")]
@@ -158,7 +165,7 @@ pub struct DerivedNode {
     pub edges: Vec<(f64, f64, bool)>,
 }
 
-/// One record of a snapshot or a log.
+/// One record of a log (or of a format-1 snapshot: `Meta`, `Derived` and `End` appear only there).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Record {
     Meta {
@@ -216,15 +223,15 @@ fn frame(record: &Record, out: &mut Vec<u8>) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Reads the header; returns (kind, generation).
-fn read_header(bytes: &[u8], path: &Path) -> Result<(u32, u64), StoreError> {
+/// Reads the header; returns (version, kind, generation).
+fn read_header(bytes: &[u8], path: &Path) -> Result<(u32, u32, u64), StoreError> {
     let file = path.display().to_string();
     if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
         return Err(StoreError::NotABook { file });
     }
     let word = |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
     let version = word(8);
-    if version != FORMAT_VERSION {
+    if !(OLDEST_FORMAT_VERSION..=FORMAT_VERSION).contains(&version) {
         return Err(StoreError::Version {
             file,
             found: version,
@@ -232,7 +239,7 @@ fn read_header(bytes: &[u8], path: &Path) -> Result<(u32, u64), StoreError> {
     }
     let mut g = [0u8; 8];
     g.copy_from_slice(&bytes[16..24]);
-    Ok((word(12), u64::from_le_bytes(g)))
+    Ok((version, word(12), u64::from_le_bytes(g)))
 }
 
 /// Decodes the records after the header one by one, handing each to `each` (so a large file never
@@ -316,29 +323,6 @@ fn touched_by(record: &Record, out: &mut Vec<NodeId>) -> bool {
     false
 }
 
-/// Installs cached values; returns how many nodes took them.
-fn apply_derived(book: &mut Book, nodes: Vec<(u32, DerivedNode)>) -> Result<usize, String> {
-    let mut count = 0;
-    for (id, d) in nodes {
-        let node = book
-            .get(NodeId(id))
-            .ok_or_else(|| format!("cached values for missing node {id}"))?;
-        if node.edges.len() != d.edges.len() {
-            return Err(format!("cached values of node {id} do not match its moves"));
-        }
-        let node = book.node_mut(NodeId(id));
-        node.values = d.values;
-        node.cost = d.cost;
-        for (e, (cost, big, pv)) in node.edges.iter_mut().zip(d.edges) {
-            e.cost_from_root = cost;
-            e.biggest_wl_cost = big;
-            e.is_wl_pv = pv;
-        }
-        count += 1;
-    }
-    Ok(count)
-}
-
 fn check_edges(book: &Book) -> Result<(), String> {
     let n = book.len() as u32;
     for (id, node) in book.nodes() {
@@ -365,8 +349,8 @@ pub struct LoadReport {
     pub stale_log: bool,
     /// Where the valid log ends (appends continue here).
     valid_log_len: u64,
-    snapshot_nodes: usize,
-    cached_nodes: usize,
+    /// Whether the snapshot's cached values and costs were installed for every node.
+    snapshot_cached: bool,
     log_touched: Vec<NodeId>,
     log_changes_params: bool,
 }
@@ -374,13 +358,13 @@ pub struct LoadReport {
 impl LoadReport {
     /// Whether the snapshot's cached values cover it and the log keeps the parameters.
     fn cache_usable(&self) -> bool {
-        self.cached_nodes == self.snapshot_nodes && !self.log_changes_params
+        self.snapshot_cached && !self.log_changes_params
     }
 }
 
 /// Loads a book (snapshot plus log) and recomputes its values and costs.
 pub fn load(path: &Path) -> Result<(Book, LoadReport), StoreError> {
-    let (mut book, report) = load_without_recompute(path)?;
+    let (mut book, report) = load_stored(path, true)?;
     if report.cache_usable() {
         // Only what the log changed, and the nodes whose cost depends on the per-run re-expansion flag.
         let limit = book.params.max_visits_for_re_expansion;
@@ -404,9 +388,16 @@ pub fn load(path: &Path) -> Result<(Book, LoadReport), StoreError> {
 
 /// Loads the stored data only (values and costs are left at zero).
 pub fn load_without_recompute(path: &Path) -> Result<(Book, LoadReport), StoreError> {
+    load_stored(path, false)
+}
+
+/// Reads the snapshot (with its cached values when `use_cache`) and applies the log.
+fn load_stored(path: &Path, use_cache: bool) -> Result<(Book, LoadReport), StoreError> {
     let file = path.display().to_string();
+    // One read of the whole file: the snapshot is decoded from memory, and the buffer goes as soon as
+    // the book is built.
     let bytes = std::fs::read(path).map_err(io_err(path))?;
-    let (kind, generation) = read_header(&bytes, path)?;
+    let (version, kind, generation) = read_header(&bytes, path)?;
     if kind != KIND_SNAPSHOT {
         return Err(StoreError::Corrupt {
             file,
@@ -419,62 +410,22 @@ pub fn load_without_recompute(path: &Path) -> Result<(Book, LoadReport), StoreEr
         offset,
         detail,
     };
-    let mut book: Option<Book> = None;
-    let mut ended = false;
-    let mut cached = 0;
-    let (_, end, problem) = read_records(&bytes, |r| match (r, book.as_mut()) {
-        (
-            Record::Meta {
-                meta,
-                params,
-                nodes,
-            },
-            None,
-        ) => {
-            // The count only sizes the arena; the end record checks it.
-            book = Some(Book::empty(meta, params, nodes.min(1 << 28) as usize));
-            Ok(())
-        }
-        (_, None) => Err("the snapshot does not start with its metadata".into()),
-        (_, Some(_)) if ended => Err("records follow the snapshot's end record".into()),
-        (Record::End { nodes }, Some(b)) => {
-            if nodes != b.len() as u64 {
-                return Err(format!(
-                    "the snapshot holds {} nodes, its end record says {nodes}",
-                    b.len()
-                ));
-            }
-            ended = true;
-            Ok(())
-        }
-        (Record::Derived { version, nodes }, Some(b)) => {
-            if version == DERIVED_VERSION {
-                cached += apply_derived(b, nodes)?;
-            }
-            Ok(())
-        }
-        (r, Some(b)) => apply(b, r),
-    })
-    .map_err(|detail| corrupt(0, detail))?;
-    if let Some(detail) = problem {
-        return Err(corrupt(end as u64, detail));
-    }
+    let (mut book, cached) = if version == 1 {
+        v1::decode(&bytes, &file, use_cache)?
+    } else {
+        snapshot::decode(&bytes, &file, use_cache)?
+    };
     drop(bytes);
-    let mut book = book.ok_or_else(|| corrupt(0, "the snapshot has no metadata".into()))?;
-    if !ended {
-        return Err(corrupt(end as u64, "the snapshot has no end record".into()));
-    }
 
     let mut report = LoadReport {
         generation,
-        snapshot_nodes: book.len(),
-        cached_nodes: cached,
+        snapshot_cached: cached,
         ..LoadReport::default()
     };
     let lpath = log_path(path);
     match std::fs::read(&lpath) {
         Ok(log) => {
-            let (lkind, lgen) = read_header(&log, &lpath)?;
+            let (_, lkind, lgen) = read_header(&log, &lpath)?;
             if lkind != KIND_LOG || lgen != generation {
                 report.stale_log = true;
             } else {
@@ -519,71 +470,22 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);
-    {
-        let mut f = File::create(&tmp).map_err(io_err(&tmp))?;
-        f.write_all(bytes).map_err(io_err(&tmp))?;
-        f.sync_all().map_err(io_err(&tmp))?;
+    let written = File::create(&tmp).and_then(|mut f| {
+        f.write_all(bytes)?;
+        f.sync_all()
+    });
+    if let Err(e) = written {
+        // A full disk must not stay fuller by a partial copy of the book.
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io_err(&tmp)(e));
     }
     std::fs::rename(&tmp, path).map_err(io_err(path))?;
     sync_dir(path)
 }
 
-/// Encodes a whole book as a snapshot.
+/// Encodes a whole book as a snapshot (the current format, cached values included).
 pub fn snapshot_bytes(book: &Book, generation: u64) -> Result<Vec<u8>, StoreError> {
-    let mut out = header(KIND_SNAPSHOT, generation).to_vec();
-    frame(
-        &Record::Meta {
-            meta: book.meta.clone(),
-            params: book.params.clone(),
-            nodes: book.len() as u64,
-        },
-        &mut out,
-    )?;
-    let nodes: Vec<(NodeId, &Node)> = book.nodes().collect();
-    for chunk in nodes.chunks(NODES_PER_RECORD) {
-        let stored = chunk
-            .iter()
-            .map(|(id, n)| (id.0, StoredNode::from_node(n)))
-            .collect();
-        frame(&Record::Nodes(stored), &mut out)?;
-    }
-    for chunk in nodes.chunks(NODES_PER_RECORD) {
-        let derived = chunk
-            .iter()
-            .map(|(id, n)| {
-                let edges = n
-                    .edges
-                    .iter()
-                    .map(|e| (e.cost_from_root, e.biggest_wl_cost, e.is_wl_pv))
-                    .collect();
-                (
-                    id.0,
-                    DerivedNode {
-                        values: n.values,
-                        cost: n.cost,
-                        edges,
-                    },
-                )
-            })
-            .collect();
-        frame(
-            &Record::Derived {
-                version: DERIVED_VERSION,
-                nodes: derived,
-            },
-            &mut out,
-        )?;
-    }
-    let mut marks: Vec<(u32, Marks)> = book.marks.iter().map(|(id, m)| (id.0, *m)).collect();
-    marks.sort_by_key(|m| m.0);
-    frame(&Record::Marks(marks), &mut out)?;
-    frame(
-        &Record::End {
-            nodes: book.len() as u64,
-        },
-        &mut out,
-    )?;
-    Ok(out)
+    snapshot::encode(book, generation)
 }
 
 /// Only one process may append to a log; the lock goes away with the process, even on `kill -9`.

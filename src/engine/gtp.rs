@@ -34,6 +34,9 @@ pub struct GtpClient {
     stderr: Arc<Mutex<VecDeque<String>>>,
     known: HashSet<String>,
     name: String,
+    /// The task copying stderr; it ends when the engine's stderr closes (waited for when the engine
+    /// dies, so that the error shows its last words).
+    stderr_task: Option<tokio::task::JoinHandle<()>>,
     /// The longest any one command may take before the engine counts as hung.
     pub timeout: Duration,
 }
@@ -69,7 +72,7 @@ impl GtpClient {
             ));
         };
         let lines = Arc::new(Mutex::new(VecDeque::new()));
-        {
+        let stderr_task = {
             let lines = Arc::clone(&lines);
             tokio::spawn(async move {
                 let mut reader = BufReader::new(stderr).lines();
@@ -80,8 +83,8 @@ impl GtpClient {
                     }
                     l.push_back(line);
                 }
-            });
-        }
+            })
+        };
         let mut client = GtpClient {
             child,
             stdin,
@@ -89,13 +92,15 @@ impl GtpClient {
             stderr: lines,
             known: HashSet::new(),
             name: label.clone(),
+            stderr_task: Some(stderr_task),
             timeout: Duration::from_secs(60),
         };
         let name = match client.command("name").await {
             Ok(n) => n,
             Err(e) => {
-                // Give stderr a moment so that the start-up error shows why.
-                tokio::time::sleep(Duration::from_millis(100)).await;
+                // Stop it and read its stderr to the end, so that the start-up error shows why.
+                let _ = client.child.start_kill();
+                client.wait_for_stderr().await;
                 return Err(unavailable(format!(
                     "it did not answer `name` ({e}){}",
                     client.stderr_tail()
@@ -138,6 +143,13 @@ impl GtpClient {
         }
     }
 
+    /// Waits (a little) until the engine's stderr is closed and read.
+    async fn wait_for_stderr(&mut self) {
+        if let Some(task) = self.stderr_task.take() {
+            let _ = tokio::time::timeout(Duration::from_secs(2), task).await;
+        }
+    }
+
     fn died(&self, when: &str) -> EngineError {
         EngineError::Died {
             engine: self.name.clone(),
@@ -158,12 +170,19 @@ impl GtpClient {
     async fn read_line(&mut self) -> Result<String, EngineError> {
         match tokio::time::timeout(self.timeout, self.stdout.next_line()).await {
             Ok(Ok(Some(line))) => Ok(line.replace('\r', "")),
+            Ok(Err(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
+                Err(EngineError::Refused {
+                    engine: self.name.clone(),
+                    message: format!("it wrote bytes that are not text ({e}); is it a GTP engine?"),
+                })
+            }
             Ok(Ok(None)) | Ok(Err(_)) => {
                 let status =
                     match tokio::time::timeout(Duration::from_secs(2), self.child.wait()).await {
                         Ok(Ok(s)) => s.to_string(),
                         _ => "no exit status".into(),
                     };
+                self.wait_for_stderr().await;
                 Err(self.died(&format!("the process ended ({status})")))
             }
             Err(_) => Err(EngineError::TimedOut {
@@ -180,31 +199,32 @@ impl GtpClient {
     }
 
     async fn read_response(&mut self, command: &str) -> Result<String, EngineError> {
-        let mut first = self.read_line().await?;
-        while first.trim().is_empty() {
-            first = self.read_line().await?;
+        let mut lines = vec![self.read_line().await?];
+        while lines[0].trim().is_empty() {
+            lines[0] = self.read_line().await?;
         }
-        let mut body = vec![
-            first[1..]
-                .trim_start_matches(|c: char| c.is_ascii_digit())
-                .trim()
-                .to_string(),
-        ];
         loop {
             let line = self.read_line().await?;
             if line.trim().is_empty() {
                 break;
             }
-            body.push(line);
+            if lines.len() == MAX_ANSWER_LINES {
+                return Err(EngineError::Refused {
+                    engine: self.name.clone(),
+                    message: format!(
+                        "`{command}`: the answer runs past {MAX_ANSWER_LINES} lines without ending"
+                    ),
+                });
+            }
+            lines.push(line);
         }
-        let text = body.join("\n").trim().to_string();
-        match first.chars().next() {
-            Some('=') => Ok(text),
-            Some('?') => Err(EngineError::Refused {
+        match parse_answer(&lines) {
+            Answer::Success(text) => Ok(text),
+            Answer::Failure(text) => Err(EngineError::Refused {
                 engine: self.name.clone(),
                 message: format!("`{command}`: {text}"),
             }),
-            _ => Err(EngineError::Refused {
+            Answer::NotAnswer(first) => Err(EngineError::Refused {
                 engine: self.name.clone(),
                 message: format!("`{command}`: not a GTP answer: {first}"),
             }),
@@ -443,6 +463,44 @@ fn katago_rules_name(rules: Rules) -> String {
         "chinese".into()
     } else {
         rules.to_compact()
+    }
+}
+
+/// The longest answer read (lines); an engine writing more without the closing blank line is broken.
+const MAX_ANSWER_LINES: usize = 100_000;
+
+/// One GTP answer, classified.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// `=`: the text after the marker and the optional id, lines joined.
+    Success(String),
+    /// `?`: the engine's message.
+    Failure(String),
+    /// Something else: the first line, shortened, for the error message.
+    NotAnswer(String),
+}
+
+/// Classifies an answer from its lines (the first non-blank line up to, not including, the blank line).
+pub fn parse_answer(lines: &[String]) -> Answer {
+    let Some(start) = lines.iter().position(|l| !l.trim().is_empty()) else {
+        return Answer::NotAnswer(String::new());
+    };
+    let first = &lines[start];
+    let mut chars = first.chars();
+    let marker = chars.next();
+    let mut body = vec![
+        chars
+            .as_str()
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .trim()
+            .to_string(),
+    ];
+    body.extend(lines[start + 1..].iter().cloned());
+    let text = body.join("\n").trim().to_string();
+    match marker {
+        Some('=') => Answer::Success(text),
+        Some('?') => Answer::Failure(text),
+        _ => Answer::NotAnswer(first.chars().take(200).collect()),
     }
 }
 

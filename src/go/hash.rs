@@ -33,7 +33,8 @@ impl std::str::FromStr for BookHash {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let bad = || format!("`{s}` is not a book hash (64 hex digits)");
-        if s.len() != 64 {
+        // Hex digits only before slicing: a multi-byte character across byte 32 would split it.
+        if s.len() != 64 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(bad());
         }
         let state = u128::from_str_radix(&s[..32], 16).map_err(|_| bad())?;

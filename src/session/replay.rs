@@ -23,9 +23,18 @@ pub fn frames(records: &[Record], mut on_frame: impl FnMut(usize, &str)) -> Stri
     last
 }
 
-/// The frame the app shows at its recorded terminal size.
+/// The largest frame a replay draws. A recording is a file like any other: a resize to 65535x65535 in it
+/// would otherwise ask for a buffer of four billion cells.
+pub const MAX_FRAME: (u16, u16) = (1000, 500);
+
+/// The frame the app shows at its recorded terminal size (at most [`MAX_FRAME`]).
 pub fn frame_text(app: &App) -> String {
-    let area = Rect::new(0, 0, app.width, app.height);
+    let area = Rect::new(
+        0,
+        0,
+        app.width.min(MAX_FRAME.0),
+        app.height.min(MAX_FRAME.1),
+    );
     let mut buf = Buffer::empty(area);
     render::draw(app, area, &mut buf);
     render::buffer_text(&buf)

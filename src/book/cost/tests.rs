@@ -2,7 +2,9 @@
 use super::*;
 use crate::book::dag::{BookMeta, SearchValues};
 use crate::book::expand::add_move;
+use crate::book::expand::{ExpandSettings, grow};
 use crate::book::recompute_everything;
+use crate::engine::{Analysis, CancelToken, Engine, MoveInfo, Query, Report, RootInfo};
 use crate::go::{BoardSize, Komi, Point, Rules};
 
 fn values(wl: f64, score: f64, max_policy: f64, visits: f64) -> SearchValues {
@@ -40,6 +42,15 @@ fn costs_and_selection_match_the_formulas_by_hand() {
     book.node_mut(a).not_in_book = values(-0.1, -0.5, 0.5, 200.0);
     book.node_mut(b).not_in_book = values(0.3, 2.0, 0.4, 100.0);
     recompute_everything(&mut book);
+    check_by_hand(&book, a, b, 1e-9);
+}
+
+/// The costs and selection of a 7x7 komi-9 root with children `a` (prior 0.6, values
+/// `(-0.1, -0.5, 0.5, 200)`) and `b` (prior 0.3, `(0.3, 2.0, 0.4, 100)`), root remainder
+/// `(0.2, 1.0, 0.1, 100)`, from the formulas by hand, to within `tolerance`.
+fn check_by_hand(book: &Book, a: NodeId, b: NodeId, tolerance: f64) {
+    let close = |x: f64, y: f64| assert!((x - y).abs() < tolerance, "{x} vs {y}");
+    let root = book.root();
     let p = CostParams::default();
 
     // Black minimises each statistic: the root's win/loss and score are child a's.
@@ -109,8 +120,8 @@ fn costs_and_selection_match_the_formulas_by_hand() {
 
     // Selection: a (cheap, on the WL-PV) before the root before b.
     assert!(edge_a + leaf(0.5, -0.1, edge_a, 0.0) < expand_root && expand_root < edge_b);
-    assert_eq!(cheapest(&book, 3), vec![a, root, b]);
-    assert_eq!(cheapest(&book, 1), vec![a]);
+    assert_eq!(cheapest(book, 3), vec![a, root, b]);
+    assert_eq!(cheapest(book, 1), vec![a]);
     assert_eq!(
         (1..=6).map(|i| batch_size(i - 1, 64)).collect::<Vec<_>>(),
         vec![1, 3, 5, 7, 9, 12]
@@ -182,4 +193,145 @@ fn marks_move_costs_as_katago_does() {
     let without = book.node(root).cost.expansion_cost;
     recompute_everything(&mut book);
     close(book.node(root).cost.expansion_cost, without - 700.0);
+}
+
+/// An engine that answers from a script: the position of [`check_by_hand`]. `with_policy` sends a policy
+/// and the root's visits, as KataGo does; without it only the candidate moves with their priors and
+/// visits come back, as from a GTP engine.
+struct Scripted {
+    with_policy: bool,
+}
+
+/// A Black-view candidate: move, visits, Black's winrate, Black's lead, prior.
+fn candidate(mv: Move, visits: u64, winrate: f64, lead: f64, prior: f64) -> MoveInfo {
+    MoveInfo {
+        mv,
+        visits,
+        winrate,
+        score_lead: lead,
+        prior,
+        pv: vec![mv],
+        lcb: None,
+    }
+}
+
+const A: Point = Point::new(3, 3);
+const B: Point = Point::new(2, 4);
+const C: Point = Point::new(0, 0);
+
+impl Engine for Scripted {
+    fn name(&self) -> String {
+        format!("scripted (policy: {})", self.with_policy)
+    }
+
+    fn analyze(&self, query: Query) -> Analysis {
+        let size = query.size;
+        // White-view values (win/loss, score) as Black-view winrate and lead.
+        let black = |wl: f64, score: f64| ((1.0 - wl) / 2.0, -score);
+        let (moves, visits, max_policy, policy_of): (Vec<MoveInfo>, u64, f64, Vec<(Point, f32)>) =
+            match query.moves.first() {
+                None if query.avoid.is_empty() => {
+                    // The full search (and the one-visit prior query): a first, b above the leaf
+                    // threshold.
+                    let (wa, la) = black(-0.1, -0.5);
+                    let (wb, lb) = black(0.3, 2.0);
+                    let moves = vec![
+                        candidate(Move::Play(A), 600, wa, la, 0.6),
+                        candidate(Move::Play(B), 300, wb, lb, 0.3),
+                        candidate(Move::Play(C), 100, 0.4, -1.0, 0.1),
+                    ];
+                    (moves, 1000, 0.1, vec![(A, 0.6), (B, 0.3)])
+                }
+                // The quick re-search with a and b banned: the remainder.
+                None => {
+                    let (w, l) = black(0.2, 1.0);
+                    (
+                        vec![candidate(Move::Play(C), 100, w, l, 0.1)],
+                        100,
+                        0.1,
+                        vec![],
+                    )
+                }
+                // The children's own searches.
+                Some(&(_, mv)) => {
+                    let (wl, score, max_policy, visits) = if mv == Move::Play(A) {
+                        (-0.1, -0.5, 0.5, 200)
+                    } else {
+                        (0.3, 2.0, 0.4, 100)
+                    };
+                    let (w, l) = black(wl, score);
+                    let reply = candidate(Move::Play(C), visits, w, l, max_policy);
+                    (
+                        vec![reply],
+                        visits,
+                        max_policy,
+                        vec![(C, max_policy as f32)],
+                    )
+                }
+            };
+        let policy = self.with_policy.then(|| {
+            let mut p = vec![(max_policy as f32).min(0.1); size.area() + 1];
+            for (pt, v) in policy_of {
+                p[size.row_major(pt)] = v;
+            }
+            p
+        });
+        let report = Report {
+            moves,
+            root: RootInfo {
+                // Without a root count, the book sums the candidates' visits.
+                visits: if self.with_policy { visits } else { 0 },
+                score_stdev: 5.0,
+                ..RootInfo::default()
+            },
+            policy,
+            ownership: None,
+            is_final: true,
+        };
+        let (analysis, tx, _) = Analysis::channel();
+        let _ = tx.try_send(Ok(report));
+        analysis
+    }
+}
+
+/// The same position booked twice, through one expansion with each of two engines that report
+/// differently: both books get the values of [`check_by_hand`], so the same costs and selection.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_engines_book_a_position_with_the_hand_computed_costs() {
+    for with_policy in [true, false] {
+        let rules = Rules::tromp_taylor().with_komi(Komi::from_f64(9.0).unwrap());
+        let mut book = Book::new(
+            BookMeta::new(BoardSize::square(7).unwrap(), rules),
+            CostParams::default(),
+        );
+        recompute_everything(&mut book);
+        let settings = ExpandSettings {
+            max_visits: 1000,
+            quick_visits: 250,
+            seed: 1,
+        };
+        let engine = Scripted { with_policy };
+        let expanded = grow(
+            &mut book,
+            None,
+            &engine,
+            settings,
+            1,
+            1,
+            &CancelToken::default(),
+            |_| {},
+        )
+        .await
+        .unwrap();
+        assert_eq!((expanded, book.len()), (1, 3), "{}", engine.name());
+        let child = |pt: Point| {
+            let root = book.node(book.root());
+            let (i, _) = book.edge_by_move(book.root(), Move::Play(pt)).unwrap();
+            (root.edges[i].child, root.edges[i].prior)
+        };
+        let ((a, prior_a), (b, prior_b)) = (child(A), child(B));
+        assert_eq!((prior_a, prior_b), (0.6, 0.3), "{}", engine.name());
+        // Policies travel as f32 (as in KataGo), so a max policy of 0.1 arrives as 0.100000001.
+        check_by_hand(&book, a, b, 1e-6);
+    }
 }

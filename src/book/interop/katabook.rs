@@ -170,6 +170,14 @@ pub fn import_str(text: &str, file: &str) -> Result<(Book, ImportReport), Katabo
                 ));
             }
         }
+        for &(parent, _) in &n.parents {
+            if parent >= raw.len() {
+                return Err(bad(
+                    0,
+                    format!("node {i} has parent {parent}, which does not exist"),
+                ));
+            }
+        }
     }
 
     // Walk from the root (node 0, the initial position) giving each node a concrete game in its own

@@ -129,3 +129,267 @@ fn garbage_is_refused_with_the_file_name() {
         "{err}"
     );
 }
+
+/// The katabook with values, costs and a few marks: every field a snapshot holds is non-trivial.
+fn marked_book() -> Book {
+    let (mut book, _) = katabook::import(Path::new(KATABOOK)).unwrap();
+    for (id, bonus, branch) in [(0, 1.5, 0), (3, 0.0, 2), (40, -0.5, 1)] {
+        book.marks.insert(
+            NodeId(id),
+            Marks {
+                bonus,
+                expand: 0.25,
+                visits: 300.0,
+                branch,
+            },
+        );
+    }
+    book.node_mut(NodeId(7)).can_expand = false;
+    crate::book::recompute_everything(&mut book);
+    book
+}
+
+/// Everything stored and cached comes back bit for bit.
+fn identical(a: &Book, b: &Book) {
+    assert_eq!(a.meta, b.meta);
+    assert_eq!(a.params, b.params);
+    assert_eq!(a.marks, b.marks);
+    assert_eq!(a.len(), b.len());
+    for ((id, x), (_, y)) in a.nodes().zip(b.nodes()) {
+        assert_eq!(StoredNode::from_node(x), StoredNode::from_node(y), "{id:?}");
+        assert_eq!(x.values, y.values, "{id:?}");
+        assert_eq!(x.cost, y.cost, "{id:?}");
+        assert_eq!(x.edges, y.edges, "{id:?}");
+        assert_eq!(b.find(&x.hash), Some(id));
+    }
+}
+
+fn write_snapshot(dir: &Path, book: &Book) -> PathBuf {
+    let path = dir.join("s.tengenbook");
+    std::fs::write(&path, snapshot_bytes(book, 3).unwrap()).unwrap();
+    path
+}
+
+/// Where each section's header starts, read from the file itself: (tag, offset, payload length).
+fn sections(bytes: &[u8]) -> Vec<([u8; 4], usize, usize)> {
+    let mut out = Vec::new();
+    let mut at = HEADER_LEN;
+    while at < bytes.len() {
+        let tag: [u8; 4] = bytes[at..at + 4].try_into().unwrap();
+        let len = u64::from_le_bytes(bytes[at + 16..at + 24].try_into().unwrap()) as usize;
+        out.push((tag, at, len));
+        at += 24 + len;
+    }
+    out
+}
+
+/// Recomputes a section's checksum after a test edited its payload on purpose.
+fn reseal(bytes: &mut [u8], section_at: usize) {
+    let len = u64::from_le_bytes(bytes[section_at + 16..section_at + 24].try_into().unwrap());
+    let body = section_at + 24;
+    let crc = crc32fast::hash(&bytes[body..body + len as usize]);
+    bytes[section_at + 4..section_at + 8].copy_from_slice(&crc.to_le_bytes());
+}
+
+fn corrupt_at(result: Result<(Book, LoadReport), StoreError>) -> (u64, String) {
+    match result {
+        Err(StoreError::Corrupt {
+            file,
+            offset,
+            detail,
+        }) => {
+            assert!(file.ends_with("s.tengenbook"), "{file}");
+            (offset, detail)
+        }
+        Err(e) => panic!("expected a corrupt-file error, got {e}"),
+        Ok(_) => panic!("a damaged snapshot loaded"),
+    }
+}
+
+#[test]
+fn a_format_2_snapshot_holds_every_field_and_the_cache_equals_a_recompute() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = marked_book();
+    let path = write_snapshot(dir.path(), &book);
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(&bytes[8..12], &FORMAT_VERSION.to_le_bytes());
+    let tags: Vec<[u8; 4]> = sections(&bytes).iter().map(|s| s.0).collect();
+    assert_eq!(
+        tags,
+        [
+            *b"META", *b"NODE", *b"EDGE", *b"PRNT", *b"VALS", *b"ECST", *b"MARK"
+        ]
+    );
+    let (loaded, report) = load(&path).unwrap();
+    assert!(report.snapshot_cached);
+    assert_eq!(report.generation, 3);
+    identical(&loaded, &book);
+    // Without the cache, KataGo's way (recompute everything) gives the very same numbers.
+    let (mut bare, report) = load_without_recompute(&path).unwrap();
+    assert!(!report.snapshot_cached);
+    assert_eq!(bare.node(NodeId(0)).values, RecursiveValues::default());
+    crate::book::recompute_everything(&mut bare);
+    identical(&bare, &book);
+}
+
+/// The synthetic book `tengen bench book` measures round-trips too (transpositions, many leaves).
+#[test]
+fn a_synthetic_book_round_trips_through_format_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut book = crate::book::synthetic::build(3000, 9);
+    crate::book::recompute_everything(&mut book);
+    let path = write_snapshot(dir.path(), &book);
+    identical(&load(&path).unwrap().0, &book);
+}
+
+/// The shipped book was written in format 1; it opens, and the next compaction rewrites it as format 2.
+#[test]
+fn a_format_1_book_still_opens_and_compacts_to_format_2() {
+    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/books/7x7-tt-k9.tengenbook");
+    let bytes = std::fs::read(shipped).unwrap();
+    assert_eq!(&bytes[8..12], &1u32.to_le_bytes(), "a format-1 file");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.tengenbook");
+    std::fs::write(&path, &bytes).unwrap();
+    let (old, report) = load(&path).unwrap();
+    assert!(report.snapshot_cached);
+    assert!(old.len() > 4000);
+    let (mut bare, _) = load_without_recompute(&path).unwrap();
+    crate::book::recompute_everything(&mut bare);
+    identical(&old, &bare);
+    let (mut store, book, _) = BookStore::open(&path).unwrap();
+    store.compact(&book).unwrap();
+    drop(store);
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(&bytes[8..12], &FORMAT_VERSION.to_le_bytes());
+    identical(&load(&path).unwrap().0, &old);
+}
+
+#[test]
+fn a_damaged_snapshot_is_refused_with_the_file_and_the_offset() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = marked_book();
+    let path = write_snapshot(dir.path(), &book);
+    let good = std::fs::read(&path).unwrap();
+    // A flipped bit anywhere in a payload fails that section's checksum, reported at the payload.
+    let mut rng = crate::go::playout::FastRng::new(11);
+    for (tag, at, len) in sections(&good) {
+        if len == 0 {
+            continue;
+        }
+        for _ in 0..5 {
+            let mut bad = good.clone();
+            let k = at + 24 + rng.below(len);
+            bad[k] ^= 1 << rng.below(8);
+            std::fs::write(&path, &bad).unwrap();
+            let (offset, detail) = corrupt_at(load(&path));
+            assert_eq!(offset, (at + 24) as u64, "{detail}");
+            assert!(
+                detail.contains("checksum") && detail.contains(&*String::from_utf8_lossy(&tag)),
+                "{detail}"
+            );
+        }
+        // So does any change to a section's header (tag, checksum, count or length).
+        for k in at..at + 24 {
+            let mut bad = good.clone();
+            bad[k] ^= 0x10;
+            std::fs::write(&path, &bad).unwrap();
+            corrupt_at(load(&path));
+        }
+    }
+    // A snapshot cut anywhere after its header is reported as cut short, at the section it cuts.
+    for cut in [
+        HEADER_LEN,
+        HEADER_LEN + 10,
+        good.len() / 3,
+        good.len() / 2,
+        good.len() - 1,
+    ] {
+        std::fs::write(&path, &good[..cut]).unwrap();
+        let (offset, detail) = corrupt_at(load(&path));
+        assert!(detail.contains("cut short"), "{detail}");
+        let section = sections(&good).into_iter().rfind(|s| s.1 <= cut).unwrap();
+        assert_eq!(offset, section.1 as u64, "cut at {cut}: {detail}");
+    }
+    // Bytes after the last section are not silently ignored.
+    let mut long = good.clone();
+    long.extend_from_slice(b"junk");
+    std::fs::write(&path, &long).unwrap();
+    let (offset, detail) = corrupt_at(load(&path));
+    assert_eq!(offset, good.len() as u64, "{detail}");
+}
+
+/// Contents that pass their checksums but contradict each other are refused before they are used.
+#[test]
+fn inconsistent_sections_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = marked_book();
+    let path = write_snapshot(dir.path(), &book);
+    let good = std::fs::read(&path).unwrap();
+    let find = |tag: &[u8; 4]| sections(&good).into_iter().find(|s| &s.0 == tag).unwrap();
+    // The root lists one move more than the EDGE section holds.
+    let (_, nodes_at, _) = find(b"NODE");
+    let mut bad = good.clone();
+    let count_at = nodes_at + 24 + 36;
+    let count = u32::from_le_bytes(bad[count_at..count_at + 4].try_into().unwrap());
+    bad[count_at..count_at + 4].copy_from_slice(&(count + 1).to_le_bytes());
+    reseal(&mut bad, nodes_at);
+    std::fs::write(&path, &bad).unwrap();
+    let (offset, detail) = corrupt_at(load(&path));
+    assert_eq!(offset, (nodes_at + 24) as u64);
+    assert!(detail.contains("moves"), "{detail}");
+    // A move leads to a node that does not exist: reported at that move's child field.
+    let (_, edges_at, _) = find(b"EDGE");
+    let mut bad = good.clone();
+    let child_at = edges_at + 24 + 12 + 4;
+    bad[child_at..child_at + 4].copy_from_slice(&(book.len() as u32).to_le_bytes());
+    reseal(&mut bad, edges_at);
+    std::fs::write(&path, &bad).unwrap();
+    let (offset, detail) = corrupt_at(load(&path));
+    assert_eq!(offset, child_at as u64, "{detail}");
+    // A bad symmetry id in a node.
+    let mut bad = good.clone();
+    bad[nodes_at + 24 + 34] = 9;
+    reseal(&mut bad, nodes_at);
+    std::fs::write(&path, &bad).unwrap();
+    let (offset, detail) = corrupt_at(load(&path));
+    assert_eq!(offset, (nodes_at + 24 + 34) as u64, "{detail}");
+}
+
+/// Counts in a file are checked against the bytes that are there before anything is reserved for them:
+/// claiming a billion nodes costs an error message, not a billion nodes' memory.
+#[test]
+fn a_huge_claimed_size_allocates_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = marked_book();
+    let path = write_snapshot(dir.path(), &book);
+    let good = std::fs::read(&path).unwrap();
+    let (_, nodes_at, _) = sections(&good)[1];
+    for (count, len) in [
+        (1_000_000_000u64, 1_000_000_000u64 * 116),
+        (u64::MAX / 2, 116),
+        (1_000_000_000, 116),
+    ] {
+        let mut bad = good.clone();
+        bad[nodes_at + 8..nodes_at + 16].copy_from_slice(&count.to_le_bytes());
+        bad[nodes_at + 16..nodes_at + 24].copy_from_slice(&len.to_le_bytes());
+        std::fs::write(&path, &bad).unwrap();
+        let (offset, detail) = corrupt_at(load(&path));
+        assert_eq!(offset, nodes_at as u64, "{detail}");
+    }
+    // Format 1 sized its arena from its metadata record: now bounded by the file's length.
+    let mut v1 = header(KIND_SNAPSHOT, 1).to_vec();
+    v1[8..12].copy_from_slice(&1u32.to_le_bytes());
+    frame(
+        &Record::Meta {
+            meta: book.meta.clone(),
+            params: book.params.clone(),
+            nodes: 1 << 40,
+        },
+        &mut v1,
+    )
+    .unwrap();
+    std::fs::write(&path, &v1).unwrap();
+    let (_, detail) = corrupt_at(load(&path));
+    assert!(detail.contains("end record"), "{detail}");
+}

@@ -12,6 +12,11 @@ use std::path::{Path, PathBuf};
 /// Model versions this reader understands, with the feature set they consume.
 pub const SUPPORTED_VERSIONS: &[u32] = &[8];
 
+/// The most an inflated model file may hold (the largest KataGo networks inflate to about a third of it).
+pub const MAX_INFLATED: usize = 1 << 30;
+/// The largest convolution kernel accepted (KataGo's are 1, 3 and 5 wide).
+const MAX_KERNEL: usize = 19;
+
 #[derive(Debug, thiserror::Error)]
 pub enum ModelError {
     #[error("cannot read {path}: {reason}")]
@@ -150,16 +155,42 @@ impl KataModel {
             reason,
         };
         let raw = std::fs::read(path).map_err(io)?;
+        KataModel::from_bytes(&raw, path)
+    }
+
+    /// Reads a model from the bytes of a `.bin.gz` or `.bin` file; `path` names it in errors. The
+    /// inflated size is capped ([`MAX_INFLATED`]) and every block's size is checked against what the file
+    /// still holds before anything is allocated for it, so a file claiming a billion channels costs
+    /// nothing.
+    pub fn from_bytes(raw: &[u8], path: &Path) -> Result<KataModel, ModelError> {
+        let inflated;
         let bytes = if raw.starts_with(&[0x1f, 0x8b]) {
-            let mut out = Vec::with_capacity(raw.len() * 2);
-            GzDecoder::new(&raw[..]).read_to_end(&mut out).map_err(io)?;
-            out
+            let mut out = Vec::with_capacity(raw.len().saturating_mul(2).min(MAX_INFLATED));
+            GzDecoder::new(raw)
+                .take(MAX_INFLATED as u64 + 1)
+                .read_to_end(&mut out)
+                .map_err(|reason| ModelError::Io {
+                    path: path.to_path_buf(),
+                    reason,
+                })?;
+            if out.len() > MAX_INFLATED {
+                return Err(ModelError::Format {
+                    path: path.to_path_buf(),
+                    offset: 0,
+                    message: format!(
+                        "the file inflates to more than {} MiB, more than any KataGo network",
+                        MAX_INFLATED >> 20
+                    ),
+                });
+            }
+            inflated = out;
+            &inflated[..]
         } else {
             raw
         };
         let mut reader = Tokens {
             path,
-            bytes: &bytes,
+            bytes,
             pos: 0,
         };
         let model = reader.model()?;
@@ -293,12 +324,15 @@ impl Tokens<'_> {
             )));
         }
         self.pos += 5;
-        let end = self.pos + count * 4;
-        if end > self.bytes.len() {
+        let end = count
+            .checked_mul(4)
+            .and_then(|n| n.checked_add(self.pos))
+            .filter(|&end| end <= self.bytes.len());
+        let Some(end) = end else {
             return Err(self.error(format!(
                 "{what}: the file ends inside a block of {count} floats"
             )));
-        }
+        };
         let values: Vec<f32> = self.bytes[self.pos..end]
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -308,6 +342,13 @@ impl Tokens<'_> {
         }
         self.pos = end;
         Ok(values)
+    }
+
+    /// The number of floats a block of these dimensions holds, refused when it cannot be counted.
+    fn product(&self, dims: &[usize], what: &str) -> Result<usize, ModelError> {
+        dims.iter()
+            .try_fold(1usize, |n, &d| n.checked_mul(d))
+            .ok_or_else(|| self.error(format!("{what}: dimensions {dims:?} are too large")))
     }
 
     fn expect_end(&mut self) -> Result<(), ModelError> {
@@ -368,8 +409,14 @@ impl Tokens<'_> {
         if kernel_y % 2 == 0 || kernel_x % 2 == 0 {
             return Err(self.error(format!("{name}: kernel {kernel_y}x{kernel_x} is not odd")));
         }
+        if kernel_y > MAX_KERNEL || kernel_x > MAX_KERNEL {
+            return Err(self.error(format!(
+                "{name}: kernel {kernel_y}x{kernel_x} is larger than any board ({MAX_KERNEL} at most)"
+            )));
+        }
         self.check_channels(&name, in_channels, in_expected, out_channels, out_expected)?;
-        let hwio = self.floats(kernel_y * kernel_x * in_channels * out_channels, &name)?;
+        let count = self.product(&[kernel_y, kernel_x, in_channels, out_channels], &name)?;
+        let hwio = self.floats(count, &name)?;
         // The file is [y][x][in][out]; ONNX wants [out][in][y][x].
         let mut weights_oihw = vec![0.0; hwio.len()];
         for y in 0..kernel_y {
@@ -403,6 +450,11 @@ impl Tokens<'_> {
         out_found: usize,
         out_expected: Option<usize>,
     ) -> Result<(), ModelError> {
+        if in_found == 0 || out_found == 0 {
+            return Err(self.error(format!(
+                "{name}: shape {in_found}->{out_found} has no channels"
+            )));
+        }
         if in_found != in_expected || out_expected.is_some_and(|o| o != out_found) {
             return Err(self.error(format!(
                 "{name}: shape {in_found}->{out_found} does not fit (expected {in_expected}->{})",
@@ -460,7 +512,8 @@ impl Tokens<'_> {
         let in_channels = self.int(&name)?;
         let out_channels = self.int(&name)?;
         self.check_channels(&name, in_channels, in_expected, out_channels, out_expected)?;
-        let weights = self.floats(in_channels * out_channels, &name)?;
+        let count = self.product(&[in_channels, out_channels], &name)?;
+        let weights = self.floats(count, &name)?;
         Ok(MatMul {
             name,
             in_channels,
@@ -489,7 +542,19 @@ impl Tokens<'_> {
         let gpool_channels = self.int("the gpool width")?;
         let initial_conv = self.conv(spatial, Some(trunk_channels))?;
         let global_input = self.matmul(global, Some(trunk_channels))?;
-        let mut blocks = Vec::with_capacity(num_blocks);
+        if [
+            trunk_channels,
+            mid_channels,
+            regular_channels,
+            gpool_channels,
+        ]
+        .contains(&0)
+        {
+            return Err(self.error("a trunk width is 0"));
+        }
+        // Each block takes several records of the file: a count the file cannot hold is refused by the
+        // loop below, and only a few blocks' room is reserved in advance.
+        let mut blocks = Vec::with_capacity(num_blocks.min(64));
         for _ in 0..num_blocks {
             let kind = self.word("a block kind")?;
             let name = self.word("a block name")?;
@@ -512,7 +577,8 @@ impl Tokens<'_> {
                     let regular_conv = self.conv(trunk_channels, Some(regular_channels))?;
                     let gpool_conv = self.conv(trunk_channels, Some(gpool_channels))?;
                     let gpool_norm = self.norm_act(gpool_channels)?;
-                    let gpool_to_bias = self.matmul(3 * gpool_channels, Some(regular_channels))?;
+                    let gpool_to_bias =
+                        self.matmul(gpool_channels.saturating_mul(3), Some(regular_channels))?;
                     let mid_norm = self.norm_act(regular_channels)?;
                     let final_conv = self.conv(regular_channels, Some(trunk_channels))?;
                     Block::GlobalPooling {
@@ -550,10 +616,10 @@ impl Tokens<'_> {
         let g1_conv = self.conv(trunk, None)?;
         let g1 = g1_conv.out_channels;
         let g1_norm = self.norm_act(g1)?;
-        let gpool_to_bias = self.matmul(3 * g1, Some(p1))?;
+        let gpool_to_bias = self.matmul(g1.saturating_mul(3), Some(p1))?;
         let p1_norm = self.norm_act(p1)?;
         let p2_conv = self.conv(p1, Some(1))?;
-        let gpool_to_pass = self.matmul(3 * g1, Some(1))?;
+        let gpool_to_pass = self.matmul(g1.saturating_mul(3), Some(1))?;
         Ok(PolicyHead {
             p1_conv,
             g1_conv,
@@ -570,7 +636,7 @@ impl Tokens<'_> {
         let v1_conv = self.conv(trunk, None)?;
         let v1 = v1_conv.out_channels;
         let v1_norm = self.norm_act(v1)?;
-        let v2_mul = self.matmul(3 * v1, None)?;
+        let v2_mul = self.matmul(v1.saturating_mul(3), None)?;
         let v2 = v2_mul.out_channels;
         let v2_bias = self.bias(v2)?;
         self.word("the v2 activation name")?;

@@ -1,0 +1,130 @@
+//! The workbench under abuse, through a real terminal (tmux): a window shrunk to 20x10 and grown back, and
+//! a burst of 10,000 keys. It keeps drawing, answers the next key, and quits cleanly.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_tengen");
+
+/// A private tmux server, killed when the test ends however it ends.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn run(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .expect("tmux must be installed (.ci/test installs it)");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn screen(&self) -> String {
+        self.run(&["capture-pane", "-t", "wb", "-p"])
+    }
+
+    fn resize(&self, width: u16, height: u16) {
+        self.run(&[
+            "resize-window",
+            "-t",
+            "wb",
+            "-x",
+            &width.to_string(),
+            "-y",
+            &height.to_string(),
+        ]);
+    }
+
+    /// Waits until the screen satisfies `test`; panics with the last screen after `limit`.
+    fn wait_for(&self, what: &str, limit: Duration, test: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if test(&screen) {
+                return screen;
+            }
+            if start.elapsed() > limit {
+                panic!("timed out waiting for {what}; the screen was:\n{screen}");
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .arg("kill-server")
+            .output();
+    }
+}
+
+#[test]
+fn survives_a_20x10_terminal_and_a_burst_of_ten_thousand_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(config.join("config.toml"), "record_sessions = false\n").unwrap();
+    let tmux = Tmux {
+        socket: format!("tengen-faults-{}", std::process::id()),
+    };
+    let command = format!(
+        "TENGEN_CONFIG='{}' TENGEN_DATA='{}' '{BIN}'; echo EXITED $?; sleep 60",
+        config.display(),
+        dir.path().join("data").display(),
+    );
+    tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "wb",
+        "-x",
+        "100",
+        "-y",
+        "30",
+        &command,
+    ]);
+    tmux.wait_for("the default book", Duration::from_secs(30), |s| {
+        s.contains("146 positions")
+    });
+
+    // Too small for the layout: whatever it draws, it stays up, and comes back whole.
+    tmux.resize(20, 10);
+    tmux.wait_for("a 20x10 screen", Duration::from_secs(10), |s| {
+        s.lines().count() <= 10 && !s.contains("EXITED")
+    });
+    tmux.resize(1, 1);
+    std::thread::sleep(Duration::from_millis(300));
+    tmux.resize(100, 30);
+    tmux.wait_for("the full layout again", Duration::from_secs(10), |s| {
+        s.contains("146 positions")
+    });
+
+    // Navigation keys only (no quit, no `:` line, no expansion): down, up, into, parent, siblings, rotate.
+    let pattern = "jjlkhJlKhljjrhhkl";
+    let burst: Vec<char> = pattern.chars().cycle().take(10_000).collect();
+    // Written as ten writes of 1,000 keys: one 10,000-key `send-keys` stalls inside tmux 3.3a once the
+    // pane's 4 KiB input buffer is full, until some other input arrives (the workbench sits idle, waiting).
+    for chunk in burst.chunks(1000) {
+        let chunk: String = chunk.iter().collect();
+        tmux.run(&["send-keys", "-t", "wb", "-l", &chunk]);
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    // A key after the burst is answered once the burst has been consumed: `T` switches to the light theme.
+    tmux.run(&["send-keys", "-t", "wb", "-l", "T"]);
+    let screen = tmux.wait_for("the key after the burst", Duration::from_secs(120), |s| {
+        s.contains("theme light") || s.contains("EXITED")
+    });
+    assert!(!screen.contains("EXITED"), "it died:\n{screen}");
+
+    tmux.run(&["send-keys", "-t", "wb", "q"]);
+    let screen = tmux.wait_for("the program to exit", Duration::from_secs(30), |s| {
+        s.contains("EXITED")
+    });
+    assert!(screen.contains("EXITED 0"), "a clean exit:\n{screen}");
+}
