@@ -13,6 +13,7 @@ use super::values::RecursiveValues;
 use crate::go::{BoardSize, BookHash, Color, Game, Move, Point, Rules, Setup, Symmetry};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 /// Index of a node in the book's arena; stable for the life of the book (nodes are never removed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -294,13 +295,17 @@ impl Book {
     }
 
     fn index_insert(&mut self, hash: BookHash, id: NodeId) {
-        let key = index_key(&hash);
-        match self.index.get(&key) {
-            Some(&other) if self.nodes[other.index()].hash != hash => {
-                self.index_overflow.insert(hash, id);
+        // One probe of the table, not two: loading a big book is mostly cache misses in this map.
+        match self.index.entry(index_key(&hash)) {
+            Entry::Vacant(slot) => {
+                slot.insert(id);
             }
-            _ => {
-                self.index.insert(key, id);
+            Entry::Occupied(mut slot) => {
+                if self.nodes[slot.get().index()].hash == hash {
+                    slot.insert(id);
+                } else {
+                    self.index_overflow.insert(hash, id);
+                }
             }
         }
     }
