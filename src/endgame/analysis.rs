@@ -228,25 +228,25 @@ impl VariationTree {
                 .size
                 .map(|s| point.to_gtp(s))
                 .unwrap_or_else(|| format!("{point:?}"));
-            let _ = write!(out, "{}{}{}", "  ".repeat(indent), color.letter(), at);
-            if let Some(p) = node.probability {
-                let _ = write!(out, " p={:.2}", p);
-            }
+            let _ = write!(out, "{}{}{} -> ", "  ".repeat(indent), color.letter(), at);
             match node.leaf_value {
                 Some(v) => {
-                    let _ = write!(out, " leaf {}", v.mixed());
+                    let _ = write!(out, "{}", v.mixed());
                     if let Some(r) = node.leaf_reason {
-                        let _ = write!(out, " ({r})");
+                        let _ = write!(out, "  ({r})");
                     }
                 }
                 None => {
                     let _ = write!(
                         out,
-                        " mean {} temperature {}",
+                        "mean {}, temperature {}",
                         node.mean.mixed(),
                         node.temperature.mixed()
                     );
                 }
+            }
+            if let Some(p) = node.probability {
+                let _ = write!(out, "  p={:.2}", p);
             }
             out.push('\n');
         }
@@ -372,7 +372,7 @@ impl Analyzer {
             nodes: Vec::new(),
             size: Some(position.board.size()),
         };
-        exact_tree(&solution.root, None, &mut tree, 3);
+        exact_tree(&solution.root, &solution.root.game, None, &mut tree, 3);
         Ok(Outcome {
             method: Method::Exact,
             game: solution.root.game.clone(),
@@ -451,19 +451,21 @@ pub(crate) struct Outcome {
 }
 
 /// The exact solver's tree, best moves of each colour only, `depth` plies deep.
+/// A node shows the value of the option that led to it (prisoners taken by the move included).
 fn exact_tree(
     node: &Arc<Node>,
+    value: &Game,
     mv: Option<(Color, Point)>,
     tree: &mut VariationTree,
     depth: usize,
 ) -> usize {
-    let th = Thermograph::of(&node.game);
+    let th = Thermograph::of(value);
     let id = tree.nodes.len();
     tree.nodes.push(TreeNode {
         mv,
         probability: None,
-        leaf_value: node.game.as_number(),
-        leaf_reason: node.game.as_number().map(|_| "settled"),
+        leaf_value: value.as_number(),
+        leaf_reason: value.as_number().map(|_| "settled"),
         mean: th.mean,
         temperature: th.temperature,
         children: Vec::new(),
@@ -474,7 +476,13 @@ fn exact_tree(
     for color in [Color::Black, Color::White] {
         for branch in node.best(color) {
             let child = match &branch.child {
-                Some(child) => exact_tree(child, Some((color, branch.point)), tree, depth - 1),
+                Some(child) => exact_tree(
+                    child,
+                    &branch.value,
+                    Some((color, branch.point)),
+                    tree,
+                    depth - 1,
+                ),
                 None => {
                     let th = Thermograph::of(&branch.value);
                     tree.nodes.push(TreeNode {
