@@ -6,3 +6,4 @@ pub mod problem;
 pub mod region;
 pub mod settle;
 pub mod solver;
+pub mod status;
