@@ -32,6 +32,10 @@ const READING_BUDGET: usize = 4_000;
 
 /// The status of the chain through `at` (a stone inside the region or next to it).
 pub fn chain_status(board: &Board, region: &Region, at: Point) -> Status {
+    chain_status_within(board, region, at, READING_BUDGET)
+}
+
+fn chain_status_within(board: &Board, region: &Region, at: Point, budget: usize) -> Status {
     let Some(owner) = board.color_at(at) else {
         return Status::Safe;
     };
@@ -44,11 +48,11 @@ pub fn chain_status(board: &Board, region: &Region, at: Point) -> Status {
     let mut start = board.clone();
     start.clear_ko();
     let attacker = owner.opponent();
-    let mut reading = Reading::new(region, at, owner);
+    let mut reading = Reading::new(region, at, owner, budget);
     if reading.attacker_wins(&start, owner, 0, false) == Some(true) {
         return Status::Dead;
     }
-    let mut reading = Reading::new(region, at, owner);
+    let mut reading = Reading::new(region, at, owner, budget);
     if reading.attacker_wins(&start, attacker, 0, true) == Some(false) {
         return Status::Safe;
     }
@@ -72,12 +76,14 @@ struct Reading<'a> {
     path: HashSet<(u128, Color)>,
     memo: HashMap<(u128, Option<Point>, Color, bool), bool>,
     visited: usize,
+    budget: usize,
     depth_limit: usize,
 }
 
 impl<'a> Reading<'a> {
-    fn new(region: &'a Region, target: Point, defender: Color) -> Reading<'a> {
+    fn new(region: &'a Region, target: Point, defender: Color, budget: usize) -> Reading<'a> {
         Reading {
+            budget,
             region,
             target,
             defender,
@@ -108,7 +114,7 @@ impl<'a> Reading<'a> {
             return Some(known);
         }
         self.visited += 1;
-        if self.visited > READING_BUDGET || depth > self.depth_limit {
+        if self.visited > self.budget || depth > self.depth_limit {
             return None;
         }
         if board.liberty_count(self.target) >= 2
@@ -195,10 +201,87 @@ impl<'a> Reading<'a> {
 
 /// The count a player gives a finished position: chains are alive or dead by reading (undecided ones
 /// count as alive), region points reached through empty points and dead stones only by one colour's living
-/// stones are its territory, and dead stones are its prisoners under territory scoring. Points that touch
-/// both colours, or an empty point outside the region, are neutral. Area scoring counts territory and living
-/// stones.
+/// stones are its territory, and dead stones are its prisoners under territory scoring. Areas both colours
+/// reach are split where the walls meet (see `split`). Area scoring counts territory and living stones.
 pub fn judged_count(board: &Board, region: &Region, area: bool) -> i64 {
+    let dead = dead_stones(board, region, READING_BUDGET, false, |_| None).unwrap_or_default();
+    let mut total = 0i64;
+    for a in areas(board, region, &dead) {
+        for (&p, owner) in a.points.iter().zip(split(board, &a.points, &dead, a.owner)) {
+            total += point_count(board, p, owner, area);
+        }
+    }
+    total + living_stones(board, region, &dead, area)
+}
+
+/// Positions one reading may visit when the solver asks whether a position is finished: it asks at
+/// every node, so it reads less, and an undecided chain only means the search goes on.
+const FINISHED_BUDGET: usize = 300;
+
+/// The solver asks only about positions with at most this many empty region points: reading at every
+/// node of a wide search costs far more than it saves, while near the leaves it is cheap and it is
+/// where dead shapes otherwise send the search into long capturing sequences.
+pub const FINISHED_MAX_EMPTY: usize = 6;
+
+/// The count of a position no move can change in the course's sense, or `None` while one can: every
+/// chain is safe or dead by reading, every area belongs to one colour, and what both colours touch is
+/// single dame points whose filling puts no chain short of liberties. `settlement` decides the chains
+/// Benson's test already knows. Under area scoring a dame point is still worth a move, so none may remain.
+/// Positions with more than `FINISHED_MAX_EMPTY` empty points are not judged (`None`).
+pub fn finished_count(
+    board: &Board,
+    region: &Region,
+    settlement: &Settlement,
+    area: bool,
+) -> Option<i64> {
+    if region.empty_points(board).len() > FINISHED_MAX_EMPTY {
+        return None;
+    }
+    let known = |p: Point| {
+        if settlement.is_safe(p) {
+            Some(false)
+        } else if settlement.owner(p).is_some() {
+            Some(true)
+        } else {
+            None
+        }
+    };
+    let dead = dead_stones(board, region, FINISHED_BUDGET, true, known)?;
+    let mut total = 0i64;
+    for a in areas(board, region, &dead) {
+        match a.owner {
+            Some(c) => {
+                for &p in &a.points {
+                    total += point_count(board, p, Some(c), area);
+                }
+            }
+            None => {
+                if area || a.points.len() > 1 || board.color_at(a.points[0]).is_some() {
+                    return None;
+                }
+                let p = a.points[0];
+                let short = neighbours(p)
+                    .iter()
+                    .any(|&n| board.color_at(n).is_some() && board.liberty_count(n) < 3);
+                if short {
+                    return None;
+                }
+            }
+        }
+    }
+    Some(total + living_stones(board, region, &dead, area))
+}
+
+/// Which stones are dead, chain by chain, for every chain in or next to the region: `known` answers for
+/// the chains it can, reading for the others. When `strict`, an undecided chain makes the whole answer
+/// `None`; otherwise undecided chains count as alive.
+fn dead_stones(
+    board: &Board,
+    region: &Region,
+    budget: usize,
+    strict: bool,
+    known: impl Fn(Point) -> Option<bool>,
+) -> Option<Vec<bool>> {
     let mut dead = vec![false; GRID];
     let mut decided = vec![false; GRID];
     for &p in region.points() {
@@ -206,28 +289,38 @@ pub fn judged_count(board: &Board, region: &Region, area: bool) -> i64 {
             if board.color_at(q).is_none() || decided[q.index()] {
                 continue;
             }
-            let is_dead = chain_status(board, region, q) == Status::Dead;
+            let is_dead = match known(q) {
+                Some(d) => d,
+                None => match chain_status_within(board, region, q, budget) {
+                    Status::Dead => true,
+                    Status::Safe => false,
+                    Status::Open if strict => return None,
+                    Status::Open => false,
+                },
+            };
             for s in board.chain_stones(q) {
                 decided[s.index()] = true;
                 dead[s.index()] = is_dead;
             }
         }
     }
+    Some(dead)
+}
+
+/// A connected set of region points that are empty or hold dead stones, and the one colour whose living
+/// stones alone reach it (`None`: both, or an empty point outside the region).
+struct Area {
+    points: Vec<Point>,
+    owner: Option<Color>,
+}
+
+fn areas(board: &Board, region: &Region, dead: &[bool]) -> Vec<Area> {
     let mut seen = vec![false; GRID];
-    let mut total = 0i64;
+    let mut out = Vec::new();
     for &start in region.points() {
-        if seen[start.index()] {
+        if seen[start.index()] || (board.color_at(start).is_some() && !dead[start.index()]) {
             continue;
         }
-        let stone = board.color_at(start);
-        if stone.is_some() && !dead[start.index()] {
-            seen[start.index()] = true;
-            if area && let Some(c) = stone {
-                total += c.sign() as i64;
-            }
-            continue;
-        }
-        // A component of empty points and dead stones, with the living colours around it.
         let mut stack = vec![start];
         seen[start.index()] = true;
         let mut points = Vec::new();
@@ -243,7 +336,7 @@ pub fn judged_count(board: &Board, region: &Region, area: bool) -> i64 {
                 if !region.contains(n) {
                     match board.cell(n) {
                         Cell::Empty => touches = [true, true],
-                        // A dead stone outside the region: its owner's wall reaches the area.
+                        // A dead stone outside the region: its opponent's wall reaches the area.
                         _ => {
                             if let Some(c) = board.color_at(n) {
                                 touches[c.opponent().index()] = true;
@@ -263,16 +356,33 @@ pub fn judged_count(board: &Board, region: &Region, area: bool) -> i64 {
             [false, true] => Some(Color::White),
             _ => None,
         };
-        for (&p, owner) in points.iter().zip(split(board, &points, &dead, owner)) {
-            if let Some(c) = owner {
-                total += c.sign() as i64;
-                if !area && board.color_at(p) == Some(c.opponent()) {
-                    total += c.sign() as i64;
-                }
-            }
-        }
+        out.push(Area { points, owner });
     }
-    total
+    out
+}
+
+/// What one area point counts for Black: a point of territory, and under territory scoring a dead stone
+/// on it again as a prisoner.
+fn point_count(board: &Board, p: Point, owner: Option<Color>, area: bool) -> i64 {
+    let Some(c) = owner else {
+        return 0;
+    };
+    let prisoner = !area && board.color_at(p) == Some(c.opponent());
+    c.sign() as i64 * if prisoner { 2 } else { 1 }
+}
+
+/// Area scoring counts the living stones of the region too.
+fn living_stones(board: &Board, region: &Region, dead: &[bool], area: bool) -> i64 {
+    if !area {
+        return 0;
+    }
+    region
+        .points()
+        .iter()
+        .filter(|p| !dead[p.index()])
+        .filter_map(|&p| board.color_at(p))
+        .map(|c| c.sign() as i64)
+        .sum()
 }
 
 /// Owners of an area's points. An area surrounded by one colour is its territory. An area both colours
