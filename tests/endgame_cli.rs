@@ -94,3 +94,29 @@ fn the_given_lines_method_scores_a_files_variations() {
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(json["value"], "10");
 }
+
+/// One problem for each cause of a given-lines miss that the scoring now handles: a dead shape at a
+/// line's end (read, not judged by Benson), an open boundary split where the walls meet, a ko retake the
+/// lines give and one they leave out (both valued by the ko rule), and a line stepping outside `SQ`.
+#[test]
+fn the_given_lines_reproduce_the_answers_by_category() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, source) in [
+        ("dead-shape.sgf", "01-value-of-move/05.sgf"),
+        ("open-boundary.sgf", "02-expected-local-result/01.sgf"),
+        ("ko-retake-given.sgf", "06-value-of-ko/01.sgf"),
+        ("ko-retake-by-rule.sgf", "06-value-of-ko/05.sgf"),
+        ("outside-sq.sgf", "04-value-of-reverse-sente/03.sgf"),
+    ] {
+        std::fs::copy(format!("{DEV}/{source}"), dir.path().join(name)).unwrap();
+    }
+    let (ok, out, err) = tengen(&[
+        "endgame",
+        "bench",
+        dir.path().to_str().unwrap(),
+        "--method",
+        "lines",
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(out.lines().last(), Some("5 passed, 0 failed"), "{out}");
+}

@@ -1,5 +1,5 @@
-//! Endgame temperatures: exact combinatorial games, the exact local solver, and endgame problem files.
-//! Sees the Go core only; engines arrive through the `Engine` trait in later work.
+//! Endgame temperatures: exact combinatorial games, the exact local solver, life and death by reading,
+//! endgame problem files, and network-guided variation trees (proposers, leaf scoring, the analysis facade).
 
 pub mod analysis;
 pub mod cgt;
@@ -9,4 +9,5 @@ pub mod proposer;
 pub mod region;
 pub mod settle;
 pub mod solver;
+pub mod status;
 pub mod tree;

@@ -5,10 +5,11 @@
 
 use super::cgt::{Game, Rational, Thermograph};
 use super::region::{Region, Sealed};
-use super::settle::{Settlement, estimate_count};
+use super::settle::Settlement;
 use super::solver;
+use super::status::judged_count;
 use crate::go::sgf::{self, Markup, Property, SgfError, SgfNode};
-use crate::go::{Board, Color, Move, Scoring};
+use crate::go::{Board, Color, Move, Point, Scoring};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, thiserror::Error)]
@@ -119,73 +120,188 @@ impl Problem {
     pub fn lines_game(&self, scoring: Scoring) -> Result<Game, ProblemError> {
         let mut board = self.board.clone();
         board.clear_ko();
-        self.line_value(&board, &self.lines, scoring, 0)
+        // Some lines step just outside the marked region (a connection behind the boundary): the
+        // course's region is the marked points plus every point its lines play.
+        let mut points = self.region.points().to_vec();
+        collect_line_points(&self.lines, &mut points);
+        let lines = LineScorer {
+            problem: self,
+            region: Region::new(points),
+            scoring,
+        };
+        lines.value(&board, &self.lines, 0, None, None)
     }
+}
 
-    fn line_value(
+fn push(left: &mut Vec<Game>, right: &mut Vec<Game>, color: Color, value: Game) {
+    match color {
+        Color::Black => left.push(value),
+        Color::White => right.push(value),
+    }
+}
+
+fn best_mean(options: &[Game], color: Color) -> Option<Rational> {
+    let means = options.iter().map(|g| Thermograph::of(g).mean);
+    match color {
+        Color::Black => means.max(),
+        Color::White => means.min(),
+    }
+}
+
+/// A node where only `color`'s answer is given: the other colour's missing option is a threat bigger
+/// than anything in the lines, so the answer is forced and the node is worth what the answer leaves.
+fn forced(options: Vec<Game>, color: Color) -> Game {
+    let best = best_mean(&options, color).unwrap_or(Rational::ZERO);
+    let threat = Game::Number(best + Rational::integer(-1000 * color.sign() as i64));
+    match color {
+        Color::Black => Game::new(options, vec![threat]),
+        Color::White => Game::new(vec![threat], options),
+    }
+}
+
+fn collect_line_points(children: &[SgfNode], out: &mut Vec<Point>) {
+    for child in children {
+        if let Some((_, Move::Play(p))) = child.get_move() {
+            out.push(p);
+        }
+        collect_line_points(&child.children, out);
+    }
+}
+
+/// Scores the given lines of a problem over the region the lines play in.
+struct LineScorer<'a> {
+    problem: &'a Problem,
+    region: Region,
+    scoring: Scoring,
+}
+
+/// A node reached by a ko capture: the retake its opponent may not play at once, and that opponent's best
+/// result elsewhere at the node before the capture, in the new node's frame.
+#[derive(Clone, Copy)]
+struct KoContext {
+    point: Point,
+    banned: Color,
+    resolution: Rational,
+}
+
+impl LineScorer<'_> {
+    /// The game of a line node. `last` is the colour that moved into it, `ko` the open ko it was
+    /// reached by.
+    fn value(
         &self,
         board: &Board,
         children: &[SgfNode],
-        scoring: Scoring,
         depth: usize,
+        last: Option<Color>,
+        ko: Option<KoContext>,
     ) -> Result<Game, ProblemError> {
-        let area = scoring == Scoring::Area;
-        let moves: Vec<(Color, Move, &SgfNode)> = children
-            .iter()
-            .filter_map(|c| c.get_move().map(|(col, mv)| (col, mv, c)))
-            .collect();
-        if moves.is_empty() {
-            return Ok(self.leaf_value(board, scoring));
-        }
-        let mut left = Vec::new();
-        let mut right = Vec::new();
-        for (color, mv, node) in moves {
+        let area = self.scoring == Scoring::Area;
+        let mut moves: Vec<(Color, Point, &SgfNode)> = Vec::new();
+        for child in children {
+            let Some((color, mv)) = child.get_move() else {
+                continue;
+            };
             let bad = || ProblemError::BadLine {
-                path: self.path.clone(),
+                path: self.problem.path.clone(),
                 mv: format!("{color} {}", mv.to_gtp(board.size())),
                 depth: depth + 1,
             };
             let Move::Play(p) = mv else {
                 return Err(bad());
             };
+            // A ko retake the lines give is valued by the ko rule below, not played.
+            if ko.is_some_and(|k| k.point == p && k.banned == color) {
+                continue;
+            }
             if !self.region.contains(p) || board.check(color, p, true).is_err() {
                 return Err(bad());
             }
+            moves.push((color, p, child));
+        }
+        if moves.is_empty() && ko.is_none() {
+            return Ok(self.leaf_value(board));
+        }
+        let mut left: Vec<Game> = Vec::new();
+        let mut right: Vec<Game> = Vec::new();
+        let mut ko_moves = Vec::new();
+        for &(color, p, node) in &moves {
             let mut next = board.clone();
             let placed = next.place(color, p);
-            next.clear_ko();
             let gain = if area {
                 0
             } else {
                 color.sign() as i64 * placed.captured as i64
             };
+            if let Some(point) = next.ko_point() {
+                ko_moves.push((color, node, next, point, gain));
+                continue;
+            }
             let value = self
-                .line_value(&next, &node.children, scoring, depth + 1)?
+                .value(&next, &node.children, depth + 1, Some(color), None)?
                 .add(&Game::number(gain));
-            match color {
-                Color::Black => left.push(value),
-                Color::White => right.push(value),
-            }
+            push(&mut left, &mut right, color, value);
         }
-        let leisure = if area { Rational::ZERO } else { Rational::ONE };
-        let mean = |g: &Game| Thermograph::of(g).mean;
+        // Ko captures need the other colour's best result elsewhere at this node (the ko's resolution).
+        for (color, node, mut next, point, gain) in ko_moves {
+            next.clear_ko();
+            let resolution = match color {
+                Color::Black => best_mean(&right, Color::White),
+                Color::White => best_mean(&left, Color::Black),
+            };
+            let context = resolution.map(|r| KoContext {
+                point,
+                banned: color.opponent(),
+                resolution: r - Rational::integer(gain),
+            });
+            let value = self
+                .value(&next, &node.children, depth + 1, Some(color), context)?
+                .add(&Game::number(gain));
+            push(&mut left, &mut right, color, value);
+        }
+        // Reached by a ko capture: the banned retake, valued by the customary rule (the open ko counts
+        // a third of the way from the taker's result after filling to the other side's resolution).
+        if let Some(k) = ko {
+            let taker = k.banned.opponent();
+            let own = match taker {
+                Color::Black => best_mean(&left, Color::Black),
+                Color::White => best_mean(&right, Color::White),
+            };
+            // Without a given resolution the taker's result is the position as it stands.
+            let own = own.unwrap_or_else(|| {
+                let stands = Rational::integer(self.judged(board));
+                push(&mut left, &mut right, taker, Game::Number(stands));
+                stands
+            });
+            let open = (own + k.resolution + k.resolution) / Rational::integer(3);
+            push(&mut left, &mut right, k.banned, Game::Number(open));
+        }
         Ok(match (left.is_empty(), right.is_empty()) {
-            (false, true) => {
-                Game::Number(left.iter().map(mean).max().unwrap_or(Rational::ZERO) + leisure)
-            }
+            (true, true) => self.leaf_value(board),
+            (false, false) => Game::new(left, right),
+            // Only the reply to the last move is given: the course treats it as forced, so the
+            // missing option is a threat too big to ignore (sente), which leaves the reply's value.
+            (false, true) if last == Some(Color::White) => forced(left, Color::Black),
+            (true, false) if last == Some(Color::Black) => forced(right, Color::White),
+            // The same colour moves again (its opponent answered elsewhere): its result stands.
+            (false, true) => Game::Number(best_mean(&left, Color::Black).unwrap_or(Rational::ZERO)),
             (true, false) => {
-                Game::Number(right.iter().map(mean).min().unwrap_or(Rational::ZERO) - leisure)
+                Game::Number(best_mean(&right, Color::White).unwrap_or(Rational::ZERO))
             }
-            _ => Game::new(left, right),
         })
     }
 
-    fn leaf_value(&self, board: &Board, scoring: Scoring) -> Game {
-        let area = scoring == Scoring::Area;
+    fn judged(&self, board: &Board) -> i64 {
+        judged_count(board, &self.region, self.scoring == Scoring::Area)
+    }
+
+    /// A line's end is a finished position in the course's sense: its judged count (chains alive or
+    /// dead by reading, territory by who surrounds it).
+    fn leaf_value(&self, board: &Board) -> Game {
+        let area = self.scoring == Scoring::Area;
         let settlement = Settlement::assess(board, &self.region, &Sealed::default());
         if settlement.is_settled(board, &self.region, area) {
             return Game::number(settlement.count(board, &self.region, area));
         }
-        Game::number(estimate_count(board, &self.region, area))
+        Game::number(judged_count(board, &self.region, area))
     }
 }

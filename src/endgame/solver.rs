@@ -19,6 +19,7 @@
 use super::cgt::{Game, Kind, Rational, Thermograph, classify};
 use super::region::{MAX_REGION_POINTS, Region, Sealed};
 use super::settle::Settlement;
+use super::status::finished_count;
 use crate::go::board::neighbours;
 use crate::go::{Board, Cell, Color, Point, Scoring};
 use std::collections::HashMap;
@@ -298,6 +299,19 @@ impl Search<'_> {
                 repeats_from: usize::MAX,
             };
         }
+        // Finished in the course's sense: every chain alive or dead by reading, every area owned.
+        if let Some(count) = finished_count(board, self.region, &settlement, self.area) {
+            let node = Arc::new(Node {
+                game: Game::number(count + state.prisoners),
+                black: Vec::new(),
+                white: Vec::new(),
+            });
+            self.table.insert(key, node.clone());
+            return Solved {
+                node,
+                repeats_from: usize::MAX,
+            };
+        }
         let line_key = (key.0, state.ban, state.sealed);
         self.path.insert(line_key, depth);
         let mut repeats_from = usize::MAX;
@@ -563,6 +577,17 @@ mod tests {
         assert_eq!(s.value(), Rational::new(10, 3));
         assert_eq!(Some(s.value()), p.answer);
         assert!(has_ko_rule_option(&s.root, 4));
+    }
+
+    #[test]
+    fn a_dead_shape_is_read_as_finished() {
+        // 01-value-of-move/05: after Black B19 White's straight three is dead; Benson's test alone left
+        // the search in capturing sequences valued 2 instead of 14.
+        let p = problem("01-value-of-move/05.sgf");
+        let s = solve(&p.board, &p.region, Scoring::Territory).unwrap();
+        assert_eq!(s.value(), Rational::integer(14));
+        assert_eq!(Some(s.value()), p.answer);
+        assert_eq!(gtp(&s.best_moves(Color::Black)), ["B19"]);
     }
 
     #[test]

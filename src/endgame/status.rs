@@ -1,0 +1,488 @@
+//! Life and death of the chains of a region by a bounded local search, and the count a Go player gives a
+//! finished local position ("judged" count).
+//!
+//! Benson's test (`settle`) only knows chains that can never be captured. Course problems end their lines
+//! in positions a player counts at once although they are not pass-alive: a group with a straight three
+//! whose vital point is taken is dead, a stone inside a dead shape is safe. Reading decides those: a
+//! chain is dead when its opponent captures it even if its owner moves first, and safe when its opponent
+//! cannot capture it even moving first. The search plays only on the region's empty points, allows
+//! passes (two in a row end it), forbids repeating a position of the line (superko), and is bounded: a
+//! search that runs out of budget proves nothing, so the chain stays undecided.
+
+use super::region::{Region, Sealed};
+use super::settle::Settlement;
+use crate::go::board::neighbours;
+use crate::go::coord::GRID;
+use crate::go::{Board, Cell, Color, Point};
+use std::collections::{HashMap, HashSet};
+
+/// What reading says about a chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Cannot be captured even if the opponent moves first (or it is anchored or Benson-safe).
+    Safe,
+    /// Captured even if its owner moves first.
+    Dead,
+    /// Whoever moves first decides, or the search ran out of budget.
+    Open,
+}
+
+/// Positions one life-and-death search may visit before it gives up (proving nothing).
+const READING_BUDGET: usize = 4_000;
+
+/// The status of the chain through `at` (a stone inside the region or next to it).
+pub fn chain_status(board: &Board, region: &Region, at: Point) -> Status {
+    chain_status_within(board, region, at, READING_BUDGET)
+}
+
+fn chain_status_within(board: &Board, region: &Region, at: Point, budget: usize) -> Status {
+    let Some(owner) = board.color_at(at) else {
+        return Status::Safe;
+    };
+    if is_anchored(board, region, at) {
+        return Status::Safe;
+    }
+    if Settlement::assess(board, region, &Sealed::default()).is_safe(at) {
+        return Status::Safe;
+    }
+    let mut start = board.clone();
+    start.clear_ko();
+    let attacker = owner.opponent();
+    let mut reading = Reading::new(region, at, owner, budget);
+    if reading.attacker_wins(&start, owner, 0, false) == Some(true) {
+        return Status::Dead;
+    }
+    let mut reading = Reading::new(region, at, owner, budget);
+    if reading.attacker_wins(&start, attacker, 0, true) == Some(false) {
+        return Status::Safe;
+    }
+    Status::Open
+}
+
+/// A chain with a liberty outside the region: local play can never fill it.
+fn is_anchored(board: &Board, region: &Region, at: Point) -> bool {
+    board
+        .chain_liberties(at)
+        .iter()
+        .any(|&l| !region.contains(l))
+}
+
+/// One search for "can the attacker capture the chain through `target`".
+struct Reading<'a> {
+    region: &'a Region,
+    target: Point,
+    defender: Color,
+    /// Positions on the current line (stones and player to move): repeating one is not allowed.
+    path: HashSet<(u128, Color)>,
+    memo: HashMap<(u128, Option<Point>, Color, bool), bool>,
+    visited: usize,
+    budget: usize,
+    depth_limit: usize,
+}
+
+impl<'a> Reading<'a> {
+    fn new(region: &'a Region, target: Point, defender: Color, budget: usize) -> Reading<'a> {
+        Reading {
+            budget,
+            region,
+            target,
+            defender,
+            path: HashSet::new(),
+            memo: HashMap::new(),
+            visited: 0,
+            depth_limit: 2 * region.len().min(24) + 6,
+        }
+    }
+
+    /// Whether the attacker captures the target with `to_move` to play; `None` when the budget or the
+    /// depth limit ran out on every line that would decide it.
+    fn attacker_wins(
+        &mut self,
+        board: &Board,
+        to_move: Color,
+        depth: usize,
+        passed: bool,
+    ) -> Option<bool> {
+        if board.color_at(self.target) != Some(self.defender) {
+            return Some(true);
+        }
+        if is_anchored(board, self.region, self.target) {
+            return Some(false);
+        }
+        let key = (board.stone_hash(), board.ko_point(), to_move, passed);
+        if let Some(&known) = self.memo.get(&key) {
+            return Some(known);
+        }
+        self.visited += 1;
+        if self.visited > self.budget || depth > self.depth_limit {
+            return None;
+        }
+        if board.liberty_count(self.target) >= 2
+            && Settlement::assess(board, self.region, &Sealed::default()).is_safe(self.target)
+        {
+            self.memo.insert(key, false);
+            return Some(false);
+        }
+        let attacking = to_move != self.defender;
+        self.path.insert((board.stone_hash(), to_move));
+        let mut unknown = false;
+        let mut result = None;
+        for p in self.moves(board, to_move) {
+            let mut next = board.clone();
+            next.place(to_move, p);
+            if self.path.contains(&(next.stone_hash(), to_move.opponent())) {
+                continue;
+            }
+            match self.attacker_wins(&next, to_move.opponent(), depth + 1, false) {
+                Some(wins) if wins == attacking => {
+                    result = Some(attacking);
+                    break;
+                }
+                Some(_) => {}
+                None => unknown = true,
+            }
+        }
+        if result.is_none() {
+            // A pass; two in a row end the reading with the target on the board.
+            let pass = if passed {
+                Some(false)
+            } else {
+                let mut next = board.clone();
+                next.clear_ko();
+                self.attacker_wins(&next, to_move.opponent(), depth + 1, true)
+            };
+            result = match pass {
+                Some(wins) if wins == attacking => Some(attacking),
+                Some(_) if !unknown => Some(!attacking),
+                _ => None,
+            };
+        }
+        self.path.remove(&(board.stone_hash(), to_move));
+        if let Some(r) = result {
+            self.memo.insert(key, r);
+        }
+        result
+    }
+
+    /// Legal moves near the target: its liberties, the liberties of the chains touching it, and the
+    /// empty region points next to those. Reading elsewhere in the region cannot change its fate
+    /// except through much longer fights than the ones a finished position holds.
+    fn moves(&self, board: &Board, color: Color) -> Vec<Point> {
+        let liberties = board.chain_liberties(self.target);
+        let mut near: Vec<Point> = liberties.clone();
+        for s in board.chain_stones(self.target) {
+            for n in neighbours(s) {
+                if board.color_at(n) == Some(self.defender.opponent()) {
+                    near.extend(board.chain_liberties(n));
+                }
+            }
+        }
+        let first = near.len();
+        for i in 0..first {
+            near.extend(
+                neighbours(near[i])
+                    .iter()
+                    .filter(|&&n| board.cell(n) == Cell::Empty),
+            );
+        }
+        let mut moves: Vec<Point> = Vec::new();
+        for p in near {
+            if self.region.contains(p)
+                && !moves.contains(&p)
+                && board.check(color, p, false).is_ok()
+            {
+                moves.push(p);
+            }
+        }
+        moves.sort_by_key(|p| !liberties.contains(p));
+        moves
+    }
+}
+
+/// The count a player gives a finished position: chains are alive or dead by reading (undecided ones
+/// count as alive), region points reached through empty points and dead stones only by one colour's living
+/// stones are its territory, and dead stones are its prisoners under territory scoring. Areas both colours
+/// reach are split where the walls meet (see `split`). Area scoring counts territory and living stones.
+pub fn judged_count(board: &Board, region: &Region, area: bool) -> i64 {
+    let dead = dead_stones(board, region, READING_BUDGET, false, |_| None).unwrap_or_default();
+    let mut total = 0i64;
+    for a in areas(board, region, &dead) {
+        for (&p, owner) in a.points.iter().zip(split(board, &a.points, &dead, a.owner)) {
+            total += point_count(board, p, owner, area);
+        }
+    }
+    total + living_stones(board, region, &dead, area)
+}
+
+/// Positions one reading may visit when the solver asks whether a position is finished: it asks at
+/// every node, so it reads less, and an undecided chain only means the search goes on.
+const FINISHED_BUDGET: usize = 300;
+
+/// The solver asks only about positions with at most this many empty region points: reading at every
+/// node of a wide search costs far more than it saves, while near the leaves it is cheap and it is
+/// where dead shapes otherwise send the search into long capturing sequences.
+pub const FINISHED_MAX_EMPTY: usize = 6;
+
+/// The count of a position no move can change in the course's sense, or `None` while one can: every
+/// chain is safe or dead by reading, every area belongs to one colour, and what both colours touch is
+/// single dame points whose filling puts no chain short of liberties. `settlement` decides the chains
+/// Benson's test already knows. Under area scoring a dame point is still worth a move, so none may remain.
+/// Positions with more than `FINISHED_MAX_EMPTY` empty points are not judged (`None`).
+pub fn finished_count(
+    board: &Board,
+    region: &Region,
+    settlement: &Settlement,
+    area: bool,
+) -> Option<i64> {
+    if region.empty_points(board).len() > FINISHED_MAX_EMPTY {
+        return None;
+    }
+    let known = |p: Point| {
+        if settlement.is_safe(p) {
+            Some(false)
+        } else if settlement.owner(p).is_some() {
+            Some(true)
+        } else {
+            None
+        }
+    };
+    let dead = dead_stones(board, region, FINISHED_BUDGET, true, known)?;
+    let mut total = 0i64;
+    for a in areas(board, region, &dead) {
+        match a.owner {
+            Some(c) => {
+                for &p in &a.points {
+                    total += point_count(board, p, Some(c), area);
+                }
+            }
+            None => {
+                if area || a.points.len() > 1 || board.color_at(a.points[0]).is_some() {
+                    return None;
+                }
+                let p = a.points[0];
+                let short = neighbours(p)
+                    .iter()
+                    .any(|&n| board.color_at(n).is_some() && board.liberty_count(n) < 3);
+                if short {
+                    return None;
+                }
+            }
+        }
+    }
+    Some(total + living_stones(board, region, &dead, area))
+}
+
+/// Which stones are dead, chain by chain, for every chain in or next to the region: `known` answers for
+/// the chains it can, reading for the others. When `strict`, an undecided chain makes the whole answer
+/// `None`; otherwise undecided chains count as alive.
+fn dead_stones(
+    board: &Board,
+    region: &Region,
+    budget: usize,
+    strict: bool,
+    known: impl Fn(Point) -> Option<bool>,
+) -> Option<Vec<bool>> {
+    let mut dead = vec![false; GRID];
+    let mut decided = vec![false; GRID];
+    for &p in region.points() {
+        for q in std::iter::once(p).chain(neighbours(p)) {
+            if board.color_at(q).is_none() || decided[q.index()] {
+                continue;
+            }
+            let is_dead = match known(q) {
+                Some(d) => d,
+                None => match chain_status_within(board, region, q, budget) {
+                    Status::Dead => true,
+                    Status::Safe => false,
+                    Status::Open if strict => return None,
+                    Status::Open => false,
+                },
+            };
+            for s in board.chain_stones(q) {
+                decided[s.index()] = true;
+                dead[s.index()] = is_dead;
+            }
+        }
+    }
+    Some(dead)
+}
+
+/// A connected set of region points that are empty or hold dead stones, and the one colour whose living
+/// stones alone reach it (`None`: both, or an empty point outside the region).
+struct Area {
+    points: Vec<Point>,
+    owner: Option<Color>,
+}
+
+fn areas(board: &Board, region: &Region, dead: &[bool]) -> Vec<Area> {
+    let mut seen = vec![false; GRID];
+    let mut out = Vec::new();
+    for &start in region.points() {
+        if seen[start.index()] || (board.color_at(start).is_some() && !dead[start.index()]) {
+            continue;
+        }
+        let mut stack = vec![start];
+        seen[start.index()] = true;
+        let mut points = Vec::new();
+        let mut touches = [false; 2];
+        while let Some(p) = stack.pop() {
+            points.push(p);
+            for n in neighbours(p) {
+                let living = board.color_at(n).filter(|_| !dead[n.index()]);
+                if let Some(c) = living {
+                    touches[c.index()] = true;
+                    continue;
+                }
+                if !region.contains(n) {
+                    match board.cell(n) {
+                        Cell::Empty => touches = [true, true],
+                        // A dead stone outside the region: its opponent's wall reaches the area.
+                        _ => {
+                            if let Some(c) = board.color_at(n) {
+                                touches[c.opponent().index()] = true;
+                            }
+                        }
+                    }
+                    continue;
+                }
+                if board.cell(n) != Cell::Border && !seen[n.index()] {
+                    seen[n.index()] = true;
+                    stack.push(n);
+                }
+            }
+        }
+        let owner = match touches {
+            [true, false] => Some(Color::Black),
+            [false, true] => Some(Color::White),
+            _ => None,
+        };
+        out.push(Area { points, owner });
+    }
+    out
+}
+
+/// What one area point counts for Black: a point of territory, and under territory scoring a dead stone
+/// on it again as a prisoner.
+fn point_count(board: &Board, p: Point, owner: Option<Color>, area: bool) -> i64 {
+    let Some(c) = owner else {
+        return 0;
+    };
+    let prisoner = !area && board.color_at(p) == Some(c.opponent());
+    c.sign() as i64 * if prisoner { 2 } else { 1 }
+}
+
+/// Area scoring counts the living stones of the region too.
+fn living_stones(board: &Board, region: &Region, dead: &[bool], area: bool) -> i64 {
+    if !area {
+        return 0;
+    }
+    region
+        .points()
+        .iter()
+        .filter(|p| !dead[p.index()])
+        .filter_map(|&p| board.color_at(p))
+        .map(|c| c.sign() as i64)
+        .sum()
+}
+
+/// Owners of an area's points. An area surrounded by one colour is its territory. An area both colours
+/// reach is a boundary not yet closed; a finished position closes it where the walls meet, so each point
+/// goes to the colour whose living stones are nearer (through the area), and points as near to both stay
+/// neutral (dame).
+fn split(
+    board: &Board,
+    points: &[Point],
+    dead: &[bool],
+    owner: Option<Color>,
+) -> Vec<Option<Color>> {
+    if owner.is_some() {
+        return vec![owner; points.len()];
+    }
+    let inside = |p: Point| points.contains(&p);
+    let mut distance = [vec![usize::MAX; GRID], vec![usize::MAX; GRID]];
+    for color in [Color::Black, Color::White] {
+        let dist = &mut distance[color.index()];
+        let mut frontier: Vec<Point> = points
+            .iter()
+            .copied()
+            .filter(|&p| {
+                neighbours(p)
+                    .iter()
+                    .any(|&n| board.color_at(n) == Some(color) && !dead[n.index()])
+            })
+            .collect();
+        for &p in &frontier {
+            dist[p.index()] = 1;
+        }
+        let mut d = 1;
+        while !frontier.is_empty() {
+            d += 1;
+            let mut next = Vec::new();
+            for p in frontier {
+                for n in neighbours(p) {
+                    if inside(n) && dist[n.index()] == usize::MAX {
+                        dist[n.index()] = d;
+                        next.push(n);
+                    }
+                }
+            }
+            frontier = next;
+        }
+    }
+    points
+        .iter()
+        .map(|&p| {
+            let (b, w) = (
+                distance[Color::Black.index()][p.index()],
+                distance[Color::White.index()][p.index()],
+            );
+            match b.cmp(&w) {
+                std::cmp::Ordering::Less => Some(Color::Black),
+                std::cmp::Ordering::Greater => Some(Color::White),
+                std::cmp::Ordering::Equal => None,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::endgame::problem::Problem;
+    use std::path::Path;
+
+    fn problem(name: &str) -> Problem {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/endgame-dev/");
+        Problem::read(&Path::new(dir).join(name)).unwrap()
+    }
+
+    fn at(p: &Problem, gtp: &str) -> Point {
+        Point::parse_gtp(gtp, p.board.size()).unwrap()
+    }
+
+    #[test]
+    fn a_straight_three_with_its_vital_point_taken_is_dead() {
+        // 01-value-of-move/05: White's eye space A19-B19-C19; Black B19 kills, White B19 lives.
+        let p = problem("01-value-of-move/05.sgf");
+        let mut board = p.board.clone();
+        board.place(Color::Black, at(&p, "B19"));
+        assert_eq!(chain_status(&board, &p.region, at(&p, "B18")), Status::Dead);
+        assert_eq!(chain_status(&board, &p.region, at(&p, "B19")), Status::Safe);
+        // Five stones and seven points of territory for Black.
+        assert_eq!(judged_count(&board, &p.region, false), 12);
+        let mut board = p.board.clone();
+        board.place(Color::White, at(&p, "B19"));
+        assert_eq!(chain_status(&board, &p.region, at(&p, "B18")), Status::Safe);
+        assert_eq!(judged_count(&board, &p.region, false), -2);
+    }
+
+    #[test]
+    fn a_chain_whoever_moves_first_decides_is_open() {
+        // Before either move the white group lives if White plays B19 and dies if Black does.
+        let p = problem("01-value-of-move/05.sgf");
+        assert_eq!(
+            chain_status(&p.board, &p.region, at(&p, "B18")),
+            Status::Open
+        );
+    }
+}
