@@ -127,6 +127,9 @@ pub struct AnalysisOptions {
     pub tree: TreeOptions,
     /// `Auto` tries the exact solver up to this many empty points.
     pub exact_max_empty: usize,
+    /// `Auto` gives the exact solver this many positions before it falls back to the network, so that
+    /// a search that would exhaust `Exact`'s full budget does not cost minutes first.
+    pub auto_exact_positions: usize,
     /// How `Lines` values the ends of the lines.
     pub line_leaves: LineLeaves,
 }
@@ -137,6 +140,7 @@ impl Default for AnalysisOptions {
             scoring: Scoring::Territory,
             tree: TreeOptions::default(),
             exact_max_empty: 10,
+            auto_exact_positions: 20_000,
             line_leaves: LineLeaves::Static,
         }
     }
@@ -362,7 +366,20 @@ impl Analyzer {
     }
 
     fn exact(&self, position: &LocalPosition) -> Result<Outcome, AnalysisError> {
-        let solution = solver::solve(&position.board, &position.region, self.options.scoring)?;
+        self.exact_within(position, solver::MAX_POSITIONS)
+    }
+
+    fn exact_within(
+        &self,
+        position: &LocalPosition,
+        max_positions: usize,
+    ) -> Result<Outcome, AnalysisError> {
+        let solution = solver::solve_within(
+            &position.board,
+            &position.region,
+            self.options.scoring,
+            max_positions,
+        )?;
         let mut tree = VariationTree {
             nodes: Vec::new(),
             size: Some(position.board.size()),
@@ -406,7 +423,7 @@ impl Analyzer {
     ) -> Result<Outcome, AnalysisError> {
         let empty = position.region.empty_points(&position.board).len();
         if empty <= self.options.exact_max_empty {
-            match self.exact(position) {
+            match self.exact_within(position, self.options.auto_exact_positions) {
                 Ok(outcome) => return Ok(outcome),
                 Err(AnalysisError::Solve(e)) => {
                     notes.push(format!("exact solver gave up ({e}); using the network"));
