@@ -43,6 +43,8 @@ pub enum Action {
     Job(JobEvent),
     /// Ctrl-C, SIGTERM or SIGHUP from outside the keymap.
     Terminate,
+    /// An endgame problem file as read (`:endgame load FILE`).
+    EndgameLoaded(Box<crate::jobs::endgame::Position>),
 }
 
 /// A named command, with arguments where it takes them.
@@ -88,6 +90,8 @@ pub enum Command {
     CommandLine,
     Theme(String),
     Quit,
+    /// The endgame pane: `endgame` opens it, `endgame SUBCOMMAND …` works in it.
+    Endgame(super::endgame::EndgameCommand),
 }
 
 impl Command {
@@ -150,6 +154,7 @@ impl Command {
                 _ => Err("usage: theme NAME (dark, light, high-contrast, colorblind)".into()),
             },
             "quit" | "q" => no_args(Command::Quit),
+            "endgame" => super::endgame::EndgameCommand::parse(&args).map(Command::Endgame),
             _ => Err(format!("unknown command `{name}` (press ? for the list)")),
         }
     }
@@ -161,12 +166,22 @@ pub enum Effect {
     StartExpansion,
     PauseExpansion,
     StopExpansion,
-    AnalyzeLine { line: Vec<Move>, priority: Priority },
-    SetMarks { line: Vec<Move>, marks: Vec<Mark> },
+    AnalyzeLine {
+        line: Vec<Move>,
+        priority: Priority,
+    },
+    SetMarks {
+        line: Vec<Move>,
+        marks: Vec<Mark>,
+    },
     CancelJob(crate::jobs::JobId),
     RetryJob(crate::jobs::JobId),
     LoadTheme(String),
     Quit,
+    /// Queue an endgame analysis.
+    Endgame(Box<crate::jobs::endgame::Request>),
+    /// Read an endgame problem file.
+    LoadEndgame(String),
 }
 
 #[cfg(test)]

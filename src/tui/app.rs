@@ -76,6 +76,8 @@ pub struct App {
     pub width: u16,
     pub height: u16,
     pub quit: bool,
+    /// The endgame pane (kept when closed, so reopening shows the last results).
+    pub endgame: Option<super::endgame::EndgameState>,
 }
 
 impl Default for App {
@@ -110,6 +112,7 @@ impl App {
             width: 80,
             height: 24,
             quit: false,
+            endgame: None,
         }
     }
 
@@ -194,6 +197,11 @@ impl App {
             node = book.node(best.child);
         }
         line
+    }
+
+    /// The endgame pane, when it is open (its keys come first then).
+    pub fn endgame_open(&self) -> Option<&super::endgame::EndgameState> {
+        self.endgame.as_ref().filter(|s| s.open)
     }
 
     pub fn to_move(&self) -> Color {

@@ -5,6 +5,7 @@
 pub mod action;
 pub mod app;
 pub mod config;
+pub mod endgame;
 pub mod keymap;
 pub mod panes;
 pub mod render;
@@ -12,5 +13,7 @@ pub mod runtime;
 pub mod theme;
 pub mod update;
 
+#[cfg(test)]
+mod endgame_tests;
 #[cfg(test)]
 mod tests;

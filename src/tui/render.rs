@@ -48,6 +48,9 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         LinePane { app }.render(line, buf);
         JobsPane { app }.render(jobs, buf);
     }
+    if let Some(state) = app.endgame_open() {
+        super::panes::endgame::EndgamePane { app, state }.render(main, buf);
+    }
     StatusPane { app }.render(status, buf);
     if let Mode::Help(scroll) = app.mode {
         HelpPane { app, scroll }.render(area, buf);

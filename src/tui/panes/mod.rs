@@ -2,6 +2,7 @@
 //! and the colour that says so.
 
 pub mod board;
+pub mod endgame;
 pub mod help;
 pub mod jobs;
 pub mod line;
