@@ -1,30 +1,22 @@
-//! `tengen endgame`: solve endgame problem files and score a folder of them.
+//! `tengen endgame`: solve endgame problem files and score a folder of them, by the exact solver, a
+//! network-guided variation tree, KataGo's policy, or the files' given lines.
 
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
-use tengen::endgame::cgt::{Game, Rational, Thermograph};
+use tengen::endgame::analysis::{
+    Analysis, AnalysisOptions, Analyzer, LineLeaves, LocalPosition, Method, ModelPaths,
+};
 use tengen::endgame::problem::Problem;
-use tengen::endgame::solver::{self, Node, Solution};
 use tengen::go::{Color, Point, Scoring};
 
 #[derive(Subcommand)]
 pub enum EndgameCommand {
-    /// Solve one problem file: temperature, mean, move value, best moves, kind, lines and tree
+    /// Solve one problem file: temperature, mean, move value, best moves, kind and the variation tree
     Solve(SolveArgs),
     /// Solve every problem under a folder and compare with the answers
     Bench(BenchArgs),
-}
-
-/// How a problem's local game is obtained.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Method {
-    /// Search every local sequence (regions of at most 14 empty points)
-    Exact,
-    /// Score the correct lines given as the file's variations
-    Lines,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -42,14 +34,71 @@ impl From<ScoringArg> for Scoring {
     }
 }
 
+/// How `--method lines` values the ends of the given lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LeavesArg {
+    /// Exact count where settled, else a static estimate
+    Static,
+    /// Exact count where settled, else KataGo's rounded ownership
+    Ownership,
+}
+
+/// Options shared by `solve` and `bench`.
+#[derive(Args)]
+pub struct MethodArgs {
+    /// exact | net | policy | auto | lines
+    #[arg(long, default_value = "exact")]
+    method: Method,
+    #[arg(long, value_enum, default_value = "territory")]
+    scoring: ScoringArg,
+    /// The local-move network (default: $TENGEN_LOCAL_MOVE_MODEL, else models/local-move.onnx)
+    #[arg(long)]
+    model: Option<PathBuf>,
+    /// The KataGo network for ownership and the policy baseline (.bin.gz or imported .onnx; default:
+    /// $TENGEN_OWNERSHIP_MODEL, else the first .bin.gz in models/ or ../shared/models/)
+    #[arg(long)]
+    ownership_model: Option<PathBuf>,
+    /// How `--method lines` values the ends of the lines
+    #[arg(long, value_enum, default_value = "static")]
+    lines_leaves: LeavesArg,
+    /// `auto` uses the exact solver up to this many empty points
+    #[arg(long, default_value_t = AnalysisOptions::default().exact_max_empty)]
+    exact_max_empty: usize,
+    /// Tree builder: plies below the root after which nodes are leaves
+    #[arg(long, default_value_t = AnalysisOptions::default().tree.max_depth)]
+    max_depth: usize,
+    /// Tree builder: the most nodes a tree may have
+    #[arg(long, default_value_t = AnalysisOptions::default().tree.max_nodes)]
+    max_nodes: usize,
+}
+
+impl MethodArgs {
+    fn analyzer(&self) -> Analyzer {
+        let mut options = AnalysisOptions {
+            scoring: self.scoring.into(),
+            exact_max_empty: self.exact_max_empty,
+            line_leaves: match self.lines_leaves {
+                LeavesArg::Static => LineLeaves::Static,
+                LeavesArg::Ownership => LineLeaves::Ownership,
+            },
+            ..AnalysisOptions::default()
+        };
+        options.tree.max_depth = self.max_depth;
+        options.tree.max_nodes = self.max_nodes;
+        let models = ModelPaths {
+            local_move: self.model.clone(),
+            ownership: self.ownership_model.clone(),
+        };
+        Analyzer::new(models, options)
+    }
+}
+
 #[derive(Args)]
 pub struct SolveArgs {
     /// The problem file (SGF with SQ marking the region)
     file: PathBuf,
-    #[arg(long, value_enum, default_value = "exact")]
-    method: Method,
-    #[arg(long, value_enum, default_value = "territory")]
-    scoring: ScoringArg,
+    #[command(flatten)]
+    method: MethodArgs,
     /// Print one JSON object instead of text
     #[arg(long)]
     json: bool,
@@ -62,57 +111,14 @@ pub struct SolveArgs {
 pub struct BenchArgs {
     /// A folder searched recursively for .sgf problems
     dir: PathBuf,
-    #[arg(long, value_enum, default_value = "exact")]
-    method: Method,
-    #[arg(long, value_enum, default_value = "territory")]
-    scoring: ScoringArg,
+    #[command(flatten)]
+    method: MethodArgs,
 }
 
 pub fn run(cmd: EndgameCommand) -> Result<ExitCode> {
     match cmd {
         EndgameCommand::Solve(args) => solve(args),
         EndgameCommand::Bench(args) => bench(args),
-    }
-}
-
-/// The figures both methods produce.
-struct Outcome {
-    game: Game,
-    thermograph: Thermograph,
-    solution: Option<Solution>,
-}
-
-impl Outcome {
-    /// Twice the temperature (0 when settled): the problems' convention.
-    fn value(&self) -> Rational {
-        let t = self.thermograph.temperature;
-        if t > Rational::ZERO {
-            t + t
-        } else {
-            Rational::ZERO
-        }
-    }
-}
-
-fn evaluate(problem: &Problem, method: Method, scoring: Scoring) -> Result<Outcome> {
-    match method {
-        Method::Exact => {
-            let solution = solver::solve(&problem.board, &problem.region, scoring)
-                .with_context(|| format!("{}", problem.path.display()))?;
-            Ok(Outcome {
-                game: solution.root.game.clone(),
-                thermograph: solution.thermograph.clone(),
-                solution: Some(solution),
-            })
-        }
-        Method::Lines => {
-            let game = problem.lines_game(scoring)?;
-            Ok(Outcome {
-                thermograph: Thermograph::of(&game),
-                game,
-                solution: None,
-            })
-        }
     }
 }
 
@@ -123,33 +129,29 @@ fn points_text(points: &[Point], problem: &Problem) -> Vec<String> {
 
 fn solve(args: SolveArgs) -> Result<ExitCode> {
     let problem = Problem::read(&args.file)?;
-    let outcome = evaluate(&problem, args.method, args.scoring.into())?;
-    let size = problem.board.size();
-    let kind = outcome
-        .solution
-        .as_ref()
-        .map(|s| s.kind)
-        .unwrap_or_else(|| tengen::endgame::cgt::classify(&outcome.game));
-    let best = |c: Color| {
-        outcome
-            .solution
-            .as_ref()
-            .map(|s| points_text(&s.best_moves(c), &problem))
-            .unwrap_or_default()
-    };
+    let analyzer = args.method.analyzer();
+    let a = analyzer
+        .analyze(&LocalPosition::from(&problem), args.method.method)
+        .with_context(|| format!("{}", problem.path.display()))?;
+    let best = |c: Color| points_text(a.best_moves(c), &problem);
     if args.json {
         let json = serde_json::json!({
             "file": problem.path.display().to_string(),
-            "method": format!("{:?}", args.method).to_lowercase(),
-            "temperature": outcome.thermograph.temperature.to_string(),
-            "mean": outcome.thermograph.mean.to_string(),
-            "value": outcome.value().to_string(),
+            "method": a.requested.to_string(),
+            "method_used": a.method.to_string(),
+            "temperature": a.temperature.to_string(),
+            "mean": a.mean.to_string(),
+            "value": a.value.to_string(),
             "expected": problem.answer.map(|a| a.to_string()),
             "best_black": best(Color::Black),
             "best_white": best(Color::White),
-            "kind": kind.key(),
-            "game": outcome.game.to_string(),
+            "kind": a.kind.key(),
+            "game": a.game.to_string(),
             "empty_points": problem.empty_points(),
+            "tree_nodes": a.tree.len(),
+            "evaluations": a.evaluations,
+            "elapsed_ms": a.elapsed.as_secs_f64() * 1000.0,
+            "notes": a.notes,
         });
         println!("{}", serde_json::to_string_pretty(&json)?);
         return Ok(ExitCode::SUCCESS);
@@ -160,63 +162,37 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
         problem.region.len(),
         problem.empty_points()
     );
-    println!("temperature: {}", outcome.thermograph.temperature.mixed());
-    println!(
-        "mean (count, Black's view): {}",
-        outcome.thermograph.mean.mixed()
-    );
-    print!("move value (2 x temperature): {}", outcome.value().mixed());
+    if a.method != a.requested {
+        println!("method: {} (via {})", a.method, a.requested);
+    } else {
+        println!("method: {}", a.method);
+    }
+    println!("temperature: {}", a.temperature.mixed());
+    println!("mean (count, Black's view): {}", a.mean.mixed());
+    print!("move value (2 x temperature): {}", a.value.mixed());
     match problem.answer {
-        Some(a) if a == outcome.value() => println!("  (matches the answer {})", a.mixed()),
-        Some(a) => println!("  (the file's answer is {})", a.mixed()),
+        Some(x) if x == a.value => println!("  (matches the answer {})", x.mixed()),
+        Some(x) => println!("  (the file's answer is {})", x.mixed()),
         None => println!(),
     }
-    println!("kind: {kind}");
-    println!("game: {}", outcome.game);
-    if let Some(solution) = &outcome.solution {
-        println!("best for Black: {}", best(Color::Black).join(" "));
-        println!("best for White: {}", best(Color::White).join(" "));
-        for first in [Color::Black, Color::White] {
-            let line: Vec<String> = solution
-                .principal_variation(first)
-                .iter()
-                .map(|(c, p)| format!("{}{}", c.letter(), p.to_gtp(size)))
-                .collect();
-            println!("{} first: {}", first, line.join(" "));
-        }
-        println!("positions searched: {}", solution.positions);
-        println!("tree (best moves, values in the node's frame):");
-        print_tree(&solution.root, &problem, 1, args.depth);
+    println!("kind: {}", a.kind);
+    if a.game.size() <= 60 {
+        println!("game: {}", a.game);
     }
+    println!("best for Black: {}", best(Color::Black).join(" "));
+    println!("best for White: {}", best(Color::White).join(" "));
+    for note in &a.notes {
+        println!("note: {note}");
+    }
+    println!(
+        "{} tree nodes, {} evaluations/positions, {:.1} ms",
+        a.tree.len(),
+        a.evaluations,
+        a.elapsed.as_secs_f64() * 1000.0
+    );
+    println!("tree (values in the analysis's scoring, Black's view):");
+    print!("{}", a.tree.render(args.depth));
     Ok(ExitCode::SUCCESS)
-}
-
-fn print_tree(node: &Node, problem: &Problem, indent: usize, depth: usize) {
-    if depth == 0 || node.game.is_number() {
-        return;
-    }
-    for color in [Color::Black, Color::White] {
-        for branch in node.best(color) {
-            let th = Thermograph::of(&branch.value);
-            let ko = if branch.child.is_none() {
-                " (ko retake, by the ko rule)"
-            } else {
-                ""
-            };
-            println!(
-                "{}{}{} -> {}  (mean {}, temperature {}){ko}",
-                "  ".repeat(indent),
-                color.letter(),
-                branch.point.to_gtp(problem.board.size()),
-                branch.value,
-                th.mean.mixed(),
-                th.temperature.mixed()
-            );
-            if let Some(child) = &branch.child {
-                print_tree(child, problem, indent + 1, depth - 1);
-            }
-        }
-    }
 }
 
 fn bench(args: BenchArgs) -> Result<ExitCode> {
@@ -225,11 +201,15 @@ fn bench(args: BenchArgs) -> Result<ExitCode> {
     if files.is_empty() {
         anyhow::bail!("no .sgf files under {}", args.dir.display());
     }
+    let analyzer = args.method.analyzer();
+    let method = args.method.method;
     let (mut passed, mut failed, mut refused) = (0, 0, 0);
+    let mut used: Vec<(Method, usize, usize)> = Vec::new();
     println!(
-        "{:<40} {:>7} {:>9} {:>9} {:>8} {:>9}",
-        "problem", "empty", "expected", "found", "correct", "time"
+        "{:<40} {:>7} {:>9} {:>9} {:>8} {:>9} {:>7}",
+        "problem", "empty", "expected", "found", "correct", "time", "method"
     );
+    let total = std::time::Instant::now();
     for path in &files {
         let name = relative_name(path, &args.dir);
         let problem = match Problem::read(path) {
@@ -240,32 +220,41 @@ fn bench(args: BenchArgs) -> Result<ExitCode> {
                 continue;
             }
         };
-        let start = Instant::now();
-        let outcome = evaluate(&problem, args.method, args.scoring.into());
+        let start = std::time::Instant::now();
+        let outcome: Result<Analysis, _> = analyzer.analyze(&LocalPosition::from(&problem), method);
         let ms = start.elapsed().as_secs_f64() * 1000.0;
         let expected = problem
             .answer
             .map(|a| a.mixed())
             .unwrap_or_else(|| "-".into());
         match outcome {
-            Ok(o) => {
-                let correct = problem.answer == Some(o.value());
+            Ok(a) => {
+                let correct = problem.answer == Some(a.value);
                 if correct {
                     passed += 1;
                 } else {
                     failed += 1;
                 }
+                match used.iter_mut().find(|u| u.0 == a.method) {
+                    Some(u) => {
+                        u.1 += 1;
+                        u.2 += correct as usize;
+                    }
+                    None => used.push((a.method, 1, correct as usize)),
+                }
                 println!(
-                    "{name:<40} {:>7} {expected:>9} {:>9} {:>8} {:>7.1}ms",
+                    "{name:<40} {:>7} {expected:>9} {:>9} {:>8} {:>7.1}ms {:>7}",
                     problem.empty_points(),
-                    o.value().mixed(),
+                    a.value.mixed(),
                     if correct { "yes" } else { "no" },
-                    ms
+                    ms,
+                    a.method.to_string()
                 );
             }
             Err(e) => {
                 failed += 1;
-                if e.to_string().contains("accepts at most") {
+                let text = e.to_string();
+                if text.contains("accepts at most") {
                     refused += 1;
                 }
                 println!(
@@ -274,7 +263,7 @@ fn bench(args: BenchArgs) -> Result<ExitCode> {
                     "-",
                     "refused",
                     ms,
-                    root_cause(&e)
+                    text
                 );
             }
         }
@@ -282,12 +271,14 @@ fn bench(args: BenchArgs) -> Result<ExitCode> {
     if refused > 0 {
         println!("({refused} refused as larger than the exact solver's limit)");
     }
+    if method == Method::Auto {
+        for (m, n, ok) in &used {
+            println!("({m}: {ok} of {n} correct)");
+        }
+    }
+    println!("(total {:.1} s)", total.elapsed().as_secs_f64());
     println!("{passed} passed, {failed} failed");
     Ok(ExitCode::SUCCESS)
-}
-
-fn root_cause(e: &anyhow::Error) -> String {
-    e.chain().last().map(|c| c.to_string()).unwrap_or_default()
 }
 
 fn relative_name(path: &Path, dir: &Path) -> String {

@@ -1,0 +1,603 @@
+//! Leaf scoring and aggregation for network-guided trees and for scored given lines.
+//!
+//! A leaf is worth its exact count when the region is settled (`settle.rs`), else KataGo's ownership,
+//! averaged over both colours to move, rounded to −1/0/1 and summed over the region: an area count.
+//! Territory counts follow from area counts exactly: over a local sequence, area − territory changes by
+//! (Black moves − White moves), so a leaf's territory value is its area value minus the path's move
+//! balance and the region's initial stone balance. The tree then becomes a `Game` (Black's moves Left
+//! options, White's Right), and the thermograph gives temperature and mean.
+
+use super::analysis::{
+    AnalysisError, AnalysisOptions, LineLeaves, LocalPosition, Method, ModelPaths, Outcome,
+    TreeNode, VariationTree,
+};
+use super::cgt::{Game, Rational, Thermograph};
+use super::problem::Problem;
+use super::proposer::{
+    KataGoNet, LocalMoveNet, LocalState, PolicyProposer, Proposer, ProposerError,
+};
+use super::region::{Region, Sealed};
+use super::settle::Settlement;
+use super::tree::{self, BuiltNode, LeafReason, TreeOptions};
+use crate::go::sgf::SgfNode;
+use crate::go::{Color, Move, Point, Scoring};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+/// Where networks are looked for when no path is given.
+pub const LOCAL_MOVE_ENV: &str = "TENGEN_LOCAL_MOVE_MODEL";
+pub const OWNERSHIP_ENV: &str = "TENGEN_OWNERSHIP_MODEL";
+
+type Opened<T> = OnceLock<Result<Arc<T>, (PathBuf, String)>>;
+
+/// The networks of an analyzer, opened on first use.
+pub struct Networks {
+    paths: ModelPaths,
+    katago: Opened<KataGoNet>,
+    local: Opened<LocalMoveNet>,
+}
+
+impl Networks {
+    pub fn new(paths: ModelPaths) -> Networks {
+        Networks {
+            paths,
+            katago: OnceLock::new(),
+            local: OnceLock::new(),
+        }
+    }
+
+    pub fn katago(&self) -> Result<Arc<KataGoNet>, AnalysisError> {
+        let what = "ownership (KataGo)";
+        let path = self
+            .paths
+            .ownership
+            .clone()
+            .or_else(default_ownership_model)
+            .ok_or_else(|| AnalysisError::NoModel {
+                what,
+                hint: format!(
+                    "give --ownership-model PATH (a KataGo .bin.gz or imported .onnx) or set {OWNERSHIP_ENV}"
+                ),
+            })?;
+        opened(&self.katago, what, &path, KataGoNet::open)
+    }
+
+    pub fn local(&self) -> Result<Arc<LocalMoveNet>, AnalysisError> {
+        let what = "local-move";
+        let path = self
+            .paths
+            .local_move
+            .clone()
+            .or_else(default_local_model)
+            .ok_or_else(|| AnalysisError::NoModel {
+                what,
+                hint: format!("give --model PATH (models/local-move.onnx) or set {LOCAL_MOVE_ENV}"),
+            })?;
+        opened(&self.local, what, &path, LocalMoveNet::open)
+    }
+}
+
+fn opened<T>(
+    cell: &Opened<T>,
+    what: &'static str,
+    path: &Path,
+    open: impl FnOnce(&Path) -> Result<T, ProposerError>,
+) -> Result<Arc<T>, AnalysisError> {
+    cell.get_or_init(|| {
+        open(path)
+            .map(Arc::new)
+            .map_err(|e| (path.to_path_buf(), e.to_string()))
+    })
+    .clone()
+    .map_err(|(path, detail)| AnalysisError::Model { what, path, detail })
+}
+
+/// `$TENGEN_LOCAL_MOVE_MODEL`, else `models/local-move.onnx` here or in the source tree.
+fn default_local_model() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os(LOCAL_MOVE_ENV) {
+        return Some(PathBuf::from(p));
+    }
+    [
+        PathBuf::from("models/local-move.onnx"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("models/local-move.onnx"),
+    ]
+    .into_iter()
+    .find(|p| p.exists())
+}
+
+/// `$TENGEN_OWNERSHIP_MODEL`, else the first KataGo model in `models/` or `../shared/models/`.
+fn default_ownership_model() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os(OWNERSHIP_ENV) {
+        return Some(PathBuf::from(p));
+    }
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dirs = [
+        PathBuf::from("models"),
+        PathBuf::from("../shared/models"),
+        manifest.join("models"),
+        manifest.join("../shared/models"),
+    ];
+    dirs.iter().find_map(|dir| {
+        let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+            .ok()?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.to_string_lossy().ends_with(".bin.gz"))
+            .collect();
+        found.sort();
+        found.into_iter().next()
+    })
+}
+
+fn proposer_error(e: ProposerError) -> AnalysisError {
+    AnalysisError::Evaluation(e.to_string())
+}
+
+/// Scores positions of one region.
+struct Scorer<'a> {
+    region: &'a Region,
+    katago: Arc<KataGoNet>,
+    scoring: Scoring,
+    /// Black stones minus White stones in the region at the start.
+    initial_balance: i64,
+}
+
+impl Scorer<'_> {
+    fn settled_count(&self, state: &LocalState) -> Option<i64> {
+        let board = state.board();
+        let settlement = Settlement::assess(board, self.region, &Sealed::default());
+        let area = self.scoring == Scoring::Area;
+        settlement
+            .is_settled(board, self.region, area)
+            .then(|| settlement.count(board, self.region, true))
+    }
+
+    /// Rounded ownership summed over the region, with whether every point is decided at `threshold`.
+    fn ownership_counts(
+        &self,
+        states: &[&LocalState],
+        threshold: f32,
+    ) -> Result<Vec<(i64, bool)>, AnalysisError> {
+        let owned = self.katago.ownership(states).map_err(proposer_error)?;
+        Ok(states
+            .iter()
+            .zip(owned)
+            .map(|(state, own)| {
+                let size = state.board().size();
+                let mut total = 0i64;
+                let mut decided = true;
+                for &p in self.region.points() {
+                    let o = own.get(size.row_major(p)).copied().unwrap_or(0.0);
+                    total += o.round().clamp(-1.0, 1.0) as i64;
+                    decided &= o.abs() >= threshold;
+                }
+                (total, decided)
+            })
+            .collect())
+    }
+
+    /// An area count turned into the analysis's scoring (see the module's header).
+    fn in_scoring(&self, area: i64, state: &LocalState) -> Rational {
+        match self.scoring {
+            Scoring::Area => Rational::integer(area),
+            Scoring::Territory => {
+                Rational::integer(area - state.move_balance() - self.initial_balance)
+            }
+        }
+    }
+
+    /// Each leaf's value: exact where settled, rounded ownership elsewhere.
+    fn values(&self, states: &[&LocalState]) -> Result<Vec<(Rational, bool)>, AnalysisError> {
+        let exact: Vec<Option<i64>> = states.iter().map(|s| self.settled_count(s)).collect();
+        let open: Vec<&LocalState> = states
+            .iter()
+            .zip(&exact)
+            .filter(|(_, e)| e.is_none())
+            .map(|(s, _)| *s)
+            .collect();
+        let mut owned = self.ownership_counts(&open, 0.5)?.into_iter();
+        states
+            .iter()
+            .zip(exact)
+            .map(|(state, e)| {
+                let (area, settled) = match e {
+                    Some(count) => (count, true),
+                    None => {
+                        let (count, _) = owned.next().ok_or_else(|| {
+                            AnalysisError::Evaluation("an ownership was not computed".into())
+                        })?;
+                        (count, false)
+                    }
+                };
+                Ok((self.in_scoring(area, state), settled))
+            })
+            .collect()
+    }
+}
+
+fn region_balance(position: &LocalPosition) -> i64 {
+    position
+        .region
+        .points()
+        .iter()
+        .filter_map(|&p| position.board.color_at(p))
+        .map(|c| c.sign() as i64)
+        .sum()
+}
+
+/// Grows a tree with the network (`Method::Net`) or KataGo's policy (`Method::Policy`) and values it.
+pub(crate) fn grow(
+    nets: &Networks,
+    position: &LocalPosition,
+    options: &AnalysisOptions,
+    method: Method,
+) -> Result<Outcome, AnalysisError> {
+    let katago = nets.katago()?;
+    let proposer: Box<dyn Proposer> = match method {
+        Method::Policy => Box::new(PolicyProposer::new(katago.clone())),
+        _ => Box::new(LocalNetProposer(nets.local()?)),
+    };
+    let scorer = Scorer {
+        region: &position.region,
+        katago: katago.clone(),
+        scoring: options.scoring,
+        initial_balance: region_balance(position),
+    };
+    let before = katago.evaluations();
+    let nodes = build_tree(&scorer, position, proposer.as_ref(), &options.tree)?;
+    let mut outcome = value_tree(&scorer, position, &nodes)?;
+    outcome.method = method;
+    outcome.evaluations = katago.evaluations() - before + proposer.evaluations();
+    outcome
+        .notes
+        .push(format!("{} nodes from {}", nodes.len(), proposer.name()));
+    Ok(outcome)
+}
+
+/// The local-move network behind a shared handle.
+struct LocalNetProposer(Arc<LocalMoveNet>);
+
+impl Proposer for LocalNetProposer {
+    fn name(&self) -> String {
+        self.0.name()
+    }
+
+    fn propose(
+        &self,
+        region: &Region,
+        states: &[&LocalState],
+    ) -> Result<Vec<super::proposer::Proposal>, ProposerError> {
+        self.0.propose(region, states)
+    }
+
+    fn evaluations(&self) -> usize {
+        self.0.evaluations()
+    }
+}
+
+fn build_tree(
+    scorer: &Scorer,
+    position: &LocalPosition,
+    proposer: &dyn Proposer,
+    options: &TreeOptions,
+) -> Result<Vec<BuiltNode>, AnalysisError> {
+    let mut failure: Option<AnalysisError> = None;
+    let mut terminal = |states: &[(&LocalState, bool)]| {
+        let mut verdicts: Vec<Option<LeafReason>> = states
+            .iter()
+            .map(|(s, _)| scorer.settled_count(s).map(|_| LeafReason::Settled))
+            .collect();
+        if let Some(threshold) = options.ownership_terminal {
+            let open: Vec<usize> = (0..states.len())
+                .filter(|&i| verdicts[i].is_none() && !states[i].1)
+                .collect();
+            let asked: Vec<&LocalState> = open.iter().map(|&i| states[i].0).collect();
+            match scorer.ownership_counts(&asked, threshold) {
+                Ok(counts) => {
+                    for (&i, (_, decided)) in open.iter().zip(counts) {
+                        if decided {
+                            verdicts[i] = Some(LeafReason::Decided);
+                        }
+                    }
+                }
+                Err(AnalysisError::Evaluation(e)) => return Err(ProposerError::Run(e)),
+                Err(e) => {
+                    let text = e.to_string();
+                    failure = Some(e);
+                    return Err(ProposerError::Run(text));
+                }
+            }
+        }
+        Ok(verdicts)
+    };
+    let root = LocalState::root(&position.board);
+    let built = tree::build(root, &position.region, proposer, options, &mut terminal);
+    match (built, failure) {
+        (Ok(nodes), _) => Ok(nodes),
+        (Err(_), Some(e)) => Err(e),
+        (Err(e), None) => Err(proposer_error(e)),
+    }
+}
+
+/// Values the leaves, builds the game bottom-up and the tree as shown.
+fn value_tree(
+    scorer: &Scorer,
+    position: &LocalPosition,
+    nodes: &[BuiltNode],
+) -> Result<Outcome, AnalysisError> {
+    let leaves: Vec<usize> = (0..nodes.len())
+        .filter(|&i| nodes[i].children.is_empty())
+        .collect();
+    let states: Vec<&LocalState> = leaves.iter().map(|&i| &nodes[i].state).collect();
+    let values = scorer.values(&states)?;
+    let mut leaf_value: Vec<Option<Rational>> = vec![None; nodes.len()];
+    for (&i, (v, _)) in leaves.iter().zip(values) {
+        leaf_value[i] = Some(v);
+    }
+    // Children always come after their parent: fold from the back.
+    let mut games: Vec<Option<Game>> = vec![None; nodes.len()];
+    for i in (0..nodes.len()).rev() {
+        let game = match leaf_value[i] {
+            Some(v) => Game::number(v),
+            None => {
+                let mut left = Vec::new();
+                let mut right = Vec::new();
+                for &c in &nodes[i].children {
+                    let g = games[c].clone().unwrap_or_else(|| Game::number(0));
+                    match nodes[c].mv.map(|m| m.0) {
+                        Some(Color::Black) => left.push(g),
+                        _ => right.push(g),
+                    }
+                }
+                Game::new(left, right)
+            }
+        };
+        games[i] = Some(game);
+    }
+    let root_game = games[0].clone().unwrap_or_else(|| Game::number(0));
+    let mut tree = VariationTree {
+        nodes: Vec::with_capacity(nodes.len()),
+        size: Some(position.board.size()),
+    };
+    for (i, node) in nodes.iter().enumerate() {
+        let game = games[i].clone().unwrap_or_else(|| Game::number(0));
+        let th = Thermograph::of(&game);
+        tree.nodes.push(TreeNode {
+            mv: node.mv,
+            probability: node.probability,
+            leaf_value: leaf_value[i],
+            leaf_reason: node
+                .leaf
+                .map(LeafReason::key)
+                .or(leaf_value[i].map(|_| "leaf")),
+            mean: th.mean,
+            temperature: th.temperature,
+            children: node.children.clone(),
+        });
+    }
+    let best = |color: Color| best_children(&root_game, nodes, &games, color);
+    Ok(Outcome {
+        method: Method::Net,
+        best_black: best(Color::Black),
+        best_white: best(Color::White),
+        game: root_game,
+        kind: None,
+        tree,
+        evaluations: 0,
+        notes: Vec::new(),
+    })
+}
+
+/// The root's moves of `color` whose options attain the wall at the root's temperature.
+fn best_children(
+    root: &Game,
+    nodes: &[BuiltNode],
+    games: &[Option<Game>],
+    color: Color,
+) -> Vec<Point> {
+    let t = Thermograph::of(root).temperature;
+    let scored: Vec<(Point, Rational)> = nodes[0]
+        .children
+        .iter()
+        .filter_map(|&c| {
+            let (col, p) = nodes[c].mv?;
+            if col != color {
+                return None;
+            }
+            let th = Thermograph::of(games[c].as_ref()?);
+            let s = match color {
+                Color::Black => th.right.at(t) - t,
+                Color::White => -(th.left.at(t) + t),
+            };
+            Some((p, s))
+        })
+        .collect();
+    let Some(top) = scored.iter().map(|s| s.1).max() else {
+        return Vec::new();
+    };
+    scored
+        .into_iter()
+        .filter(|s| s.1 == top)
+        .map(|s| s.0)
+        .collect()
+}
+
+/// Scores the position's given lines: static leaves (the exact engineer's `Problem::lines_game`) or
+/// ownership leaves (the paper's "correct lines given" experiment).
+pub(crate) fn score_lines(
+    nets: &Networks,
+    position: &LocalPosition,
+    scoring: Scoring,
+    leaves: LineLeaves,
+) -> Result<Outcome, AnalysisError> {
+    let mut tree = VariationTree {
+        nodes: Vec::new(),
+        size: Some(position.board.size()),
+    };
+    let game = match leaves {
+        LineLeaves::Static => {
+            let problem = Problem {
+                path: PathBuf::from("(given lines)"),
+                board: position.board.clone(),
+                region: position.region.clone(),
+                answer: None,
+                lines: position.lines.clone(),
+            };
+            let game = problem
+                .lines_game(scoring)
+                .map_err(|e| AnalysisError::Lines(e.to_string()))?;
+            let root = LocalState::root(&position.board);
+            line_shape(&root, &position.lines, None, &mut tree);
+            game
+        }
+        LineLeaves::Ownership => {
+            let scorer = Scorer {
+                region: &position.region,
+                katago: nets.katago()?,
+                scoring,
+                initial_balance: region_balance(position),
+            };
+            let root = LocalState::root(&position.board);
+            let mut ends = Vec::new();
+            collect_ends(&root, &position.lines, &mut ends, 0)?;
+            let refs: Vec<&LocalState> = ends.iter().collect();
+            let values = scorer.values(&refs)?;
+            let mut values = values.into_iter().map(|(v, _)| v);
+            let game = line_game(&root, &position.lines, &mut values, scoring)?;
+            line_shape(&root, &position.lines, None, &mut tree);
+            game
+        }
+    };
+    let best = |color: Color| -> Vec<Point> {
+        position
+            .lines
+            .iter()
+            .filter_map(SgfNode::get_move)
+            .filter(|&(c, _)| c == color)
+            .filter_map(|(_, m)| m.point())
+            .take(1)
+            .collect()
+    };
+    Ok(Outcome {
+        method: Method::Lines,
+        best_black: best(Color::Black),
+        best_white: best(Color::White),
+        game,
+        kind: None,
+        tree,
+        evaluations: 0,
+        notes: vec![match leaves {
+            LineLeaves::Static => "given lines, static leaves".to_string(),
+            LineLeaves::Ownership => "given lines, ownership leaves".to_string(),
+        }],
+    })
+}
+
+fn line_move(
+    state: &LocalState,
+    node: &SgfNode,
+    depth: usize,
+) -> Result<Option<(Color, Point, LocalState)>, AnalysisError> {
+    let Some((color, mv)) = node.get_move() else {
+        return Ok(None);
+    };
+    let size = state.board().size();
+    let Move::Play(p) = mv else {
+        return Err(AnalysisError::Lines(format!(
+            "variation move {color} pass at depth {depth} is not a local move"
+        )));
+    };
+    let next = state.play_ignoring_ko(color, p).ok_or_else(|| {
+        AnalysisError::Lines(format!(
+            "variation move {color} {} at depth {depth} is illegal",
+            p.to_gtp(size)
+        ))
+    })?;
+    Ok(Some((color, p, next)))
+}
+
+/// The positions at the ends of the lines, in the order `line_game` visits them.
+fn collect_ends(
+    state: &LocalState,
+    children: &[SgfNode],
+    out: &mut Vec<LocalState>,
+    depth: usize,
+) -> Result<(), AnalysisError> {
+    let mut any = false;
+    for child in children {
+        if let Some((_, _, next)) = line_move(state, child, depth + 1)? {
+            any = true;
+            collect_ends(&next, &child.children, out, depth + 1)?;
+        }
+    }
+    if !any {
+        out.push(state.clone());
+    }
+    Ok(())
+}
+
+/// The lines as a game; a node with one colour's moves only is that colour's best result, taken at
+/// leisure (plus a point under territory counting), as `Problem::lines_game` values it.
+fn line_game(
+    state: &LocalState,
+    children: &[SgfNode],
+    values: &mut impl Iterator<Item = Rational>,
+    scoring: Scoring,
+) -> Result<Game, AnalysisError> {
+    let mut left = Vec::new();
+    let mut right = Vec::new();
+    for child in children {
+        if let Some((color, _, next)) = line_move(state, child, 0)? {
+            let g = line_game(&next, &child.children, values, scoring)?;
+            match color {
+                Color::Black => left.push(g),
+                Color::White => right.push(g),
+            }
+        }
+    }
+    if left.is_empty() && right.is_empty() {
+        let v = values
+            .next()
+            .ok_or_else(|| AnalysisError::Evaluation("a line end was not scored".into()))?;
+        return Ok(Game::number(v));
+    }
+    let leisure = match scoring {
+        Scoring::Area => Rational::ZERO,
+        Scoring::Territory => Rational::ONE,
+    };
+    let mean = |g: &Game| Thermograph::of(g).mean;
+    Ok(match (left.is_empty(), right.is_empty()) {
+        (false, true) => {
+            Game::Number(left.iter().map(mean).max().unwrap_or(Rational::ZERO) + leisure)
+        }
+        (true, false) => {
+            Game::Number(right.iter().map(mean).min().unwrap_or(Rational::ZERO) - leisure)
+        }
+        _ => Game::new(left, right),
+    })
+}
+
+/// The lines' moves as a display tree (values are filled by the caller where known).
+fn line_shape(
+    state: &LocalState,
+    children: &[SgfNode],
+    mv: Option<(Color, Point)>,
+    tree: &mut VariationTree,
+) -> usize {
+    let id = tree.nodes.len();
+    tree.nodes.push(TreeNode {
+        mv,
+        probability: None,
+        leaf_value: None,
+        leaf_reason: None,
+        mean: Rational::ZERO,
+        temperature: Rational::ZERO,
+        children: Vec::new(),
+    });
+    for child in children {
+        if let Ok(Some((color, p, next))) = line_move(state, child, 0) {
+            let c = line_shape(&next, &child.children, Some((color, p)), tree);
+            tree.nodes[id].children.push(c);
+        }
+    }
+    id
+}
