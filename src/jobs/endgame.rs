@@ -3,14 +3,15 @@
 //! recording, so they are plain serializable data: stones and region as points, exact values as
 //! fractions, the variation tree already shaped for display.
 
-use crate::endgame::cgt::{Kind, Rational, Thermograph, Wall};
+use crate::endgame::analysis::{
+    self as facade, Analysis, AnalysisOptions, Analyzer, LocalPosition, ModelPaths,
+};
+use crate::endgame::cgt::{Kind, Rational, Wall};
 use crate::endgame::problem::Problem;
 use crate::endgame::region::Region;
-use crate::endgame::solver::{self, Node};
-use crate::go::{Board, BoardSize, Color, Point, Scoring};
+use crate::go::{Board, BoardSize, Color, Point};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
-use std::time::Instant;
 
 /// Plies of the variation tree a report carries, and nodes in all: enough to read the lines, small
 /// enough for a session record.
@@ -56,6 +57,17 @@ impl Method {
             .into_iter()
             .find(|m| m.name() == text)
             .ok_or_else(|| format!("unknown method `{text}` (exact, auto, net, policy, lines)"))
+    }
+
+    /// The facade's method of the same name.
+    pub fn facade(self) -> facade::Method {
+        match self {
+            Method::Exact => facade::Method::Exact,
+            Method::Net => facade::Method::Net,
+            Method::Policy => facade::Method::Policy,
+            Method::Auto => facade::Method::Auto,
+            Method::Lines => facade::Method::Lines,
+        }
     }
 
     /// The next method in the cycle the `m` key walks.
@@ -184,11 +196,14 @@ pub struct TreeNode {
     pub color: Color,
     /// GTP vertex.
     pub point: String,
-    /// The move is one of its colour's best at this node.
+    /// A first move that is one of its colour's best.
     pub best: bool,
-    /// A ko capture, or a ko retake valued by the ko rule.
-    pub ko: bool,
-    /// Mean and temperature of the position after the move (prisoners counted).
+    /// The proposer's probability of the move, where a network chose it.
+    pub probability: Option<f32>,
+    /// A leaf's value (the local count, Black's side) and why it is a leaf (settled, ko rule, …).
+    pub leaf: Option<Fraction>,
+    pub reason: Option<String>,
+    /// Mean and temperature of the position after the move.
     pub mean: Fraction,
     pub temperature: Fraction,
     pub children: Vec<TreeNode>,
@@ -231,10 +246,10 @@ impl Report {
     }
 }
 
-/// Runs the analysis; blocking (seconds for the exact solver on open regions). Errors are sentences for
-/// the status line: a region too large, a method this build cannot run, a file that went away.
+/// Runs the analysis through the endgame facade; blocking (seconds for the exact solver on open
+/// regions, longer for networks). Errors are sentences for the status line: an empty or too large
+/// region, a missing network, a problem file that cannot be read.
 pub fn analyze(request: &Request) -> Result<Report, String> {
-    let start = Instant::now();
     let position = &request.position;
     let board = position.board()?;
     let size = board.size();
@@ -244,72 +259,60 @@ pub fn analyze(request: &Request) -> Result<Report, String> {
             "the region is empty: paint it first (x toggles a point, v a rectangle)".into(),
         );
     }
-    let scoring = Scoring::Territory;
-    let mut notes = Vec::new();
-    let (used, game, kind, root) = match request.method {
-        Method::Exact | Method::Auto => {
-            if request.method == Method::Auto {
-                notes.push("auto: the exact solver (the network methods are not built in)".into());
+    let mut local = LocalPosition::new(board, region.clone());
+    if request.method == Method::Lines {
+        let Some(file) = &position.file else {
+            return Err(
+                "the lines method scores a problem file's variations: load one with :endgame load FILE"
+                    .into(),
+            );
+        };
+        let problem = Problem::read(&PathBuf::from(file)).map_err(|e| e.to_string())?;
+        local.lines = problem.lines;
+    }
+    // Networks are opened on first use, so an analyzer per job costs nothing for the exact methods.
+    let analyzer = Analyzer::new(ModelPaths::default(), AnalysisOptions::default());
+    let analysis = analyzer
+        .analyze(&local, request.method.facade())
+        .map_err(|e| format!("{}: {e}", request.method.name()))?;
+    let mut notes = analysis.notes.clone();
+    if analysis.evaluations > 0 {
+        notes.push(format!(
+            "{} {}",
+            analysis.evaluations,
+            if analysis.method == facade::Method::Exact {
+                "positions searched"
+            } else {
+                "network evaluations"
             }
-            let solution = solver::solve(&board, &region, scoring).map_err(|e| e.to_string())?;
-            notes.push(format!("{} positions searched", solution.positions));
-            let game = solution.root.game.clone();
-            ("exact", game, solution.kind, Some(solution.root.clone()))
-        }
-        Method::Lines => {
-            let Some(file) = &position.file else {
-                return Err(
-                    "the lines method scores a problem file's variations: load one with :endgame load FILE"
-                        .into(),
-                );
-            };
-            let mut problem = Problem::read(&PathBuf::from(file)).map_err(|e| e.to_string())?;
-            // The pane's painted region replaces the file's, so the two methods see the same problem.
-            problem.region = region.clone();
-            let game = problem.lines_game(scoring).map_err(|e| e.to_string())?;
-            let kind = crate::endgame::cgt::classify(&game);
-            ("lines", game, kind, None)
-        }
-        Method::Net | Method::Policy => {
-            return Err(format!(
-                "the {} method needs the local-move network, which this build does not have: use exact",
-                request.method.name()
-            ));
-        }
-    };
-    let thermograph = Thermograph::of(&game);
-    let t = thermograph.temperature;
-    let best = |c: Color| -> Vec<String> {
-        root.as_ref()
-            .map(|r| r.best(c).iter().map(|b| b.point.to_gtp(size)).collect())
-            .unwrap_or_default()
-    };
+        ));
+    }
     let mut budget = TREE_NODES;
-    let tree = match &root {
-        Some(r) => tree_of(r, size, TREE_DEPTH, &mut budget),
+    let tree = match analysis.tree.root() {
+        Some(root) => root
+            .children
+            .iter()
+            .filter_map(|&c| tree_node(&analysis, c, size, TREE_DEPTH, &mut budget))
+            .collect(),
         None => Vec::new(),
     };
     if budget == 0 {
         notes.push(format!("tree cut at {TREE_NODES} moves"));
     }
+    let points = |ps: &[crate::go::Point]| ps.iter().map(|p| p.to_gtp(size)).collect();
     Ok(Report {
         method: request.method,
-        used: used.into(),
-        temperature: t.into(),
-        mean: thermograph.mean.into(),
-        value: if t > Rational::ZERO {
-            t + t
-        } else {
-            Rational::ZERO
-        }
-        .into(),
-        kind: kind_text(kind),
-        best_black: best(Color::Black),
-        best_white: best(Color::White),
-        left_wall: wall(&thermograph.left),
-        right_wall: wall(&thermograph.right),
+        used: analysis.method.name().into(),
+        temperature: analysis.temperature.into(),
+        mean: analysis.mean.into(),
+        value: analysis.value.into(),
+        kind: kind_text(analysis.kind),
+        best_black: points(&analysis.best_black),
+        best_white: points(&analysis.best_white),
+        left_wall: wall(&analysis.thermograph.left),
+        right_wall: wall(&analysis.thermograph.right),
         tree,
-        elapsed_ms: start.elapsed().as_millis() as u64,
+        elapsed_ms: analysis.elapsed.as_millis() as u64,
         notes,
     })
 }
@@ -334,38 +337,37 @@ fn wall(w: &Wall) -> Vec<(Fraction, Fraction)> {
         .collect()
 }
 
-/// The solver's DAG as a tree: every option of both colours, best ones first, cut by depth and size.
-fn tree_of(node: &Node, size: BoardSize, depth: usize, budget: &mut usize) -> Vec<TreeNode> {
-    if depth == 0 || node.game.is_number() {
-        return Vec::new();
+/// The facade's arena tree as nested nodes, cut by depth and size (a session record stays small).
+fn tree_node(
+    analysis: &Analysis,
+    id: usize,
+    size: BoardSize,
+    depth: usize,
+    budget: &mut usize,
+) -> Option<TreeNode> {
+    if depth == 0 || *budget == 0 {
+        return None;
     }
-    let mut out = Vec::new();
-    for color in [Color::Black, Color::White] {
-        let best: Vec<Point> = node.best(color).iter().map(|b| b.point).collect();
-        let mut branches: Vec<_> = node.branches(color).iter().collect();
-        branches.sort_by_key(|b| !best.contains(&b.point));
-        for branch in branches {
-            if *budget == 0 {
-                return out;
-            }
-            *budget -= 1;
-            let th = Thermograph::of(&branch.value);
-            let children = match &branch.child {
-                Some(child) => tree_of(child, size, depth - 1, budget),
-                None => Vec::new(),
-            };
-            out.push(TreeNode {
-                color,
-                point: branch.point.to_gtp(size),
-                best: best.contains(&branch.point),
-                ko: branch.ko,
-                mean: th.mean.into(),
-                temperature: th.temperature.into(),
-                children,
-            });
-        }
-    }
-    out
+    let node = analysis.tree.nodes.get(id)?;
+    let (color, point) = node.mv?;
+    *budget -= 1;
+    let top = depth == TREE_DEPTH;
+    let children = node
+        .children
+        .iter()
+        .filter_map(|&c| tree_node(analysis, c, size, depth - 1, budget))
+        .collect();
+    Some(TreeNode {
+        color,
+        point: point.to_gtp(size),
+        best: top && analysis.best_moves(color).contains(&point),
+        probability: node.probability,
+        leaf: node.leaf_value.map(Fraction::from),
+        reason: node.leaf_reason.map(str::to_string),
+        mean: node.mean.into(),
+        temperature: node.temperature.into(),
+        children,
+    })
 }
 
 #[cfg(test)]
@@ -408,11 +410,11 @@ mod tests {
         let mut position = tiny();
         let err = analyze(&Request {
             tag: 1,
-            method: Method::Net,
+            method: Method::Lines,
             position: position.clone(),
         })
         .unwrap_err();
-        assert!(err.contains("net"), "{err}");
+        assert!(err.contains("problem file"), "{err}");
         position.region.clear();
         let err = analyze(&Request {
             tag: 1,

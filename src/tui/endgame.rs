@@ -491,9 +491,19 @@ pub fn run(app: &mut App, command: EndgameCommand) -> Vec<Effect> {
     effects
 }
 
+/// The last two parts of a path (`06-value-of-ko/05.sgf`): what tells problems apart.
+pub fn short_name(name: &str) -> String {
+    let parts: Vec<&str> = name.split('/').collect();
+    if parts.len() > 2 {
+        parts[parts.len() - 2..].join("/")
+    } else {
+        name.to_string()
+    }
+}
+
 /// A problem file was read.
 pub fn loaded(app: &mut App, position: Position) {
-    let name = position.name.clone();
+    let name = short_name(&position.name);
     let (points, empty) = (position.region.len(), position.empty_in_region());
     let columns = app
         .endgame

@@ -8,7 +8,7 @@ use super::endgame::{EndgameCommand, Run};
 use super::render;
 use super::update::update;
 use crate::book::interop::katabook;
-use crate::go::{BoardSize, Point};
+use crate::go::Point;
 use crate::jobs::endgame::{Method, Position, Request, analyze};
 use crate::jobs::view::book_view;
 use crate::jobs::{JobEvent, JobId, JobKind, Priority};
@@ -43,21 +43,18 @@ fn screen(app: &App) -> String {
     render::buffer_text(&buf)
 }
 
-/// A corner of a 7x7 board: Black's wall on columns A-B, White's on D-E, the two points of column C
-/// on the first two lines open between them.
+/// A development problem the exact solver gets right: a gote worth 3 (temperature 1 1/2).
+const PROBLEM: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/data/endgame-dev/01-value-of-move/01.sgf"
+);
+
 fn corner() -> Position {
-    let size = BoardSize::square(7).unwrap();
-    let p = |s: &str| Point::parse_gtp(s, size).unwrap();
-    Position {
-        name: "tests/corner.sgf".into(),
-        width: 7,
-        height: 7,
-        black: ["A1", "B1", "A2", "B2", "A3", "B3", "C3"].map(p).to_vec(),
-        white: ["D1", "E1", "D2", "E2", "D3", "E3", "D4"].map(p).to_vec(),
-        region: ["C1", "C2"].map(p).to_vec(),
-        file: None,
-        answer: None,
-    }
+    let problem = crate::endgame::problem::Problem::read(std::path::Path::new(PROBLEM)).unwrap();
+    let mut position = Position::from_problem(&problem);
+    // The snapshot must not depend on where the checkout is.
+    position.name = "01-value-of-move/01.sgf".into();
+    position
 }
 
 /// Does what the runner does for each requested analysis: queue, start, analyse, report, finish.
@@ -148,14 +145,14 @@ fn frame_80x24_a_loaded_problem_solved_exactly() {
     let mut app = app(80, 24);
     update(&mut app, Action::EndgameLoaded(Box::new(corner())));
     assert!(
-        app.status.text.contains("2 points (2 empty)"),
+        app.status.text.contains("10 points (2 empty)"),
         "{}",
         app.status.text
     );
     let effects = keys(&mut app, &["r"]);
     assert!(matches!(
         effects.as_slice(),
-        [Effect::Endgame(r)] if r.method == Method::Exact && r.position.region.len() == 2
+        [Effect::Endgame(r)] if r.method == Method::Exact && r.position.region.len() == 10
     ));
     assert!(matches!(
         app.endgame.as_ref().unwrap().columns[0].run,
@@ -165,6 +162,11 @@ fn frame_80x24_a_loaded_problem_solved_exactly() {
     let column = &app.endgame.as_ref().unwrap().columns[0];
     let report = column.report().expect("the report reached the column");
     assert!(!report.tree.is_empty());
+    assert_eq!(
+        report.temperature.mixed(),
+        "1 1/2",
+        "the file's answer is 3 = 2T"
+    );
     assert!(app.status.text.contains("T "), "{}", app.status.text);
     insta::assert_snapshot!(screen(&app));
 }
@@ -183,11 +185,20 @@ fn frame_160x48_two_methods_side_by_side_with_an_open_tree() {
     let effects = keys(&mut app, &["r"]);
     assert_eq!(effects.len(), 2, "one job per column");
     run_jobs(&mut app, effects, 1);
-    let rows = app.endgame.as_ref().unwrap().columns[0].rows().len();
-    keys(&mut app, &["o", "J"]);
     let column = &app.endgame.as_ref().unwrap().columns[0];
-    assert!(column.rows().len() > rows, "o opened the first move");
-    assert_eq!(column.tree_cursor, 1);
+    let rows = column.rows().len();
+    let openable = column
+        .rows()
+        .iter()
+        .position(|(_, node)| !node.children.is_empty())
+        .expect("a first move with replies");
+    for _ in 0..openable {
+        keys(&mut app, &["J"]);
+    }
+    keys(&mut app, &["o"]);
+    let column = &app.endgame.as_ref().unwrap().columns[0];
+    assert!(column.rows().len() > rows, "o opened the move");
+    assert_eq!(column.tree_cursor, openable);
     keys(&mut app, &["O"]);
     assert_eq!(
         app.endgame.as_ref().unwrap().columns[0].rows().len(),
@@ -202,14 +213,18 @@ fn frame_160x48_two_methods_side_by_side_with_an_open_tree() {
 fn a_method_that_cannot_run_and_a_cancel_are_reported_in_the_pane() {
     let mut app = app(80, 24);
     update(&mut app, Action::EndgameLoaded(Box::new(corner())));
-    keys(&mut app, &["m", "m"]);
-    assert_eq!(app.endgame.as_ref().unwrap().columns[0].method, Method::Net);
+    // A position from the book has no given lines to score.
+    keys(&mut app, &["p", "x", "m", "m", "m", "m"]);
+    assert_eq!(
+        app.endgame.as_ref().unwrap().columns[0].method,
+        Method::Lines
+    );
     let effects = keys(&mut app, &["r"]);
     run_jobs(&mut app, effects, 1);
     let column = &app.endgame.as_ref().unwrap().columns[0];
-    assert!(matches!(&column.run, Run::Failed(e) if e.contains("net")));
+    assert!(matches!(&column.run, Run::Failed(e) if e.contains("problem file")));
     assert!(app.status.is_error, "the failure is a notice too");
-    assert!(screen(&app).contains("net method"));
+    assert!(screen(&app).contains("lines method"), "{}", screen(&app));
     // A run whose job is queued can be cancelled from the pane.
     keys(&mut app, &["m"]);
     let effects = keys(&mut app, &["r"]);

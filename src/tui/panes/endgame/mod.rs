@@ -8,7 +8,7 @@ pub mod tree;
 
 use crate::jobs::endgame::Report;
 use crate::tui::app::App;
-use crate::tui::endgame::{Column, EndgameState, Run};
+use crate::tui::endgame::{Column, EndgameState, Run, short_name};
 use crate::tui::panes::clock;
 use crate::tui::theme::Theme;
 use board::RegionBoard;
@@ -76,16 +76,6 @@ impl Widget for EndgamePane<'_> {
             }
             .render(rect, buf);
         }
-    }
-}
-
-/// The last two parts of a path (`06-value-of-ko/05.sgf`): what tells problems apart.
-fn short_name(name: &str) -> String {
-    let parts: Vec<&str> = name.split('/').collect();
-    if parts.len() > 2 {
-        parts[parts.len() - 2..].join("/")
-    } else {
-        name.to_string()
     }
 }
 

@@ -57,7 +57,8 @@ impl Widget for ThermographPlot<'_> {
         let right = ThermographPlot::points(self.right);
         let t = self.temperature.to_f64();
         // Room above the temperature for the mast to read as one.
-        let top = t + (t.abs() * 0.5).max(1.0);
+        // (Numbers have temperature −1 or below 0; t = 0 stays inside the plot.)
+        let top = (t + (t.abs() * 0.5).max(1.0)).max(1.0);
         let values = left.iter().chain(&right).map(|p| p.1);
         let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
             (lo.min(v), hi.max(v))
@@ -156,7 +157,7 @@ mod tests {
 
     #[test]
     fn a_gote_of_two_draws_two_walls_meeting_at_the_mast() {
-        // {2 | -2}: temperature 2, mean 0; walls from ±2 at t = -1... meeting at 0 at t = 2.
+        // {2 | -2}: temperature 2, mean 0.
         let game = Game::new(vec![Game::number(2)], vec![Game::number(-2)]);
         let (left, right, th) = walls(&game);
         let theme = Theme::dark();
@@ -173,13 +174,14 @@ mod tests {
         let text: Vec<String> = (0..area.height)
             .map(|y| (0..area.width).map(|x| buf[(x, y)].symbol()).collect())
             .collect();
+        // Walls from 3 and -3 at t = -1 (left and right of the t = 0 line), meeting at 0 at t = 2.
         let expected = [
             "          ⡇         ",
-            "         ⢀⡇         ",
-            "        ⢠⠋⠙⢄        ",
-            "      ⢀⠔⠁  ⠈⠢⡀      ",
-            "⠒⠒⠒⠒⠒⠒⠚⠒⠒⠒⠒⠒⠒⠓⠒⠒⠒⠒⠒⠒",
-            "B 2.5         -2.5 W",
+            "        ⢀⡠⠣⡀        ",
+            "      ⢀⠔⠁  ⠈⠑⢄      ",
+            "⠤⠤⠤⠤⡤⠮⠥⠤⠤⠤⠤⠤⠤⠤⠵⢤⡤⠤⠤⠤",
+            " ⢀⠔⠊            ⠈⠢⡀ ",
+            "B 3             -3 W",
         ];
         assert_eq!(text, expected, "\n{}", text.join("\n"));
         // The mast is in the mast colour, the walls in theirs.
@@ -204,11 +206,12 @@ mod tests {
         let area = Rect::new(0, 0, 12, 5);
         let mut buf = Buffer::empty(area);
         plot.render(area, &mut buf);
-        // One column of braille from the top row to the row above the axis labels.
+        // One column of braille from the top row to the row above the axis labels, t = 0 crossing it.
         let columns: Vec<u16> = (0..area.width)
             .filter(|&x| buf[(x, 0)].symbol() != " ")
             .collect();
         assert_eq!(columns.len(), 1, "one mast column");
         assert!(buf[(columns[0], 3)].symbol() != " ");
+        assert_eq!(buf[(columns[0], 0)].fg, theme.rank_best);
     }
 }

@@ -1,6 +1,7 @@
 //! A column's variation tree: one row per move shown, indented by depth, `▸` for a folded node with
-//! moves after it and `▾` for an open one, `★` on the best moves of their colour, `ko` on ko captures
-//! and rule-valued retakes, then the mean and temperature of the position after the move.
+//! moves after it and `▾` for an open one, `★` on the best first moves of their colour, the network's
+//! probability where a network chose the move, then a leaf's value and why it is a leaf, or the mean
+//! and temperature of the position after the move.
 
 use crate::go::Color as Player;
 use crate::tui::endgame::Column;
@@ -66,13 +67,18 @@ impl Widget for TreeView<'_> {
                         base.fg(theme.rank_best),
                     ),
                 ];
-                if node.ko {
-                    spans.push(Span::styled(" ko", base.fg(theme.mark)));
+                if let Some(p) = node.probability {
+                    spans.push(Span::styled(
+                        format!(" {:.0}%", p * 100.0),
+                        base.fg(theme.mark),
+                    ));
                 }
-                spans.push(Span::styled(
-                    format!("  {} · T {}", node.mean.mixed(), node.temperature.mixed()),
-                    base.fg(theme.dim),
-                ));
+                let after = match (&node.leaf, &node.reason) {
+                    (Some(v), Some(why)) => format!("  = {} {why}", v.mixed()),
+                    (Some(v), None) => format!("  = {}", v.mixed()),
+                    _ => format!("  {} · T {}", node.mean.mixed(), node.temperature.mixed()),
+                };
+                spans.push(Span::styled(after, base.fg(theme.dim)));
                 Line::from(spans)
             })
             .collect();
