@@ -43,18 +43,22 @@ fn screen(app: &App) -> String {
     render::buffer_text(&buf)
 }
 
-/// A development problem the exact solver gets right: a gote worth 3 (temperature 1 1/2).
-const PROBLEM: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/endgame-dev/01-value-of-move/01.sgf"
-);
-
-fn corner() -> Position {
-    let problem = crate::endgame::problem::Problem::read(std::path::Path::new(PROBLEM)).unwrap();
+/// A development problem (`shared/data/endgame-dev`), named without the checkout's path so that
+/// snapshots do not depend on it.
+fn problem(name: &str) -> Position {
+    let path = format!(
+        "{}/../shared/data/endgame-dev/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let problem = crate::endgame::problem::Problem::read(std::path::Path::new(&path)).unwrap();
     let mut position = Position::from_problem(&problem);
-    // The snapshot must not depend on where the checkout is.
-    position.name = "01-value-of-move/01.sgf".into();
+    position.name = name.into();
     position
+}
+
+/// A gote worth 3 (temperature 1 1/2) that the exact solver gets right; its first moves settle it.
+fn corner() -> Position {
+    problem("01-value-of-move/01.sgf")
 }
 
 /// Does what the runner does for each requested analysis: queue, start, analyse, report, finish.
@@ -174,7 +178,9 @@ fn frame_80x24_a_loaded_problem_solved_exactly() {
 #[test]
 fn frame_160x48_two_methods_side_by_side_with_an_open_tree() {
     let mut app = app(160, 48);
-    update(&mut app, Action::EndgameLoaded(Box::new(corner())));
+    // A gote worth 4 1/2 whose Black move leaves a smaller gote: a tree two plies deep.
+    let position = problem("07-subtraction-method/01.sgf");
+    update(&mut app, Action::EndgameLoaded(Box::new(position)));
     // The second column: `auto`, the method after exact.
     keys(&mut app, &["M"]);
     let state = app.endgame.as_ref().unwrap();
