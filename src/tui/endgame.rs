@@ -448,7 +448,9 @@ pub fn run(app: &mut App, command: EndgameCommand) -> Vec<Effect> {
                 C::TreeUp => column.tree_cursor = column.tree_cursor.saturating_sub(1),
                 C::TreeToggle => match at {
                     Some((path, false)) => {
-                        if !column.expanded.remove(&path) {
+                        if column.expanded.contains(&path) {
+                            column.expanded.remove(&path);
+                        } else {
                             column.expanded.insert(path);
                         }
                     }

@@ -130,6 +130,11 @@ impl Widget for ColumnView<'_> {
                 format!("{} · region changed since: r re-runs", r.used),
                 Style::default().fg(theme.rank_fair),
             ),
+            // `auto` says which method it chose.
+            Run::Done(r) if r.used != r.method.name() => Line::styled(
+                format!("{} → {} in {} ms", r.method.name(), r.used, r.elapsed_ms),
+                dim,
+            ),
             Run::Done(r) => Line::styled(format!("{} in {} ms", r.used, r.elapsed_ms), dim),
         };
         let Some(report) = column.report() else {
@@ -140,6 +145,14 @@ impl Widget for ColumnView<'_> {
         };
         let mut lines = vec![status];
         lines.extend(figures(report, theme, text, dim));
+        // The analysis's own remarks (positions searched, why `auto` chose what it did), two at most.
+        lines.extend(
+            report
+                .notes
+                .iter()
+                .take(2)
+                .map(|n| Line::styled(n.clone(), dim)),
+        );
         let figures_h = (lines.len() as u16).min(inner.height);
         let rest = inner.height - figures_h;
         let plot_h = if rest >= 10 {

@@ -138,13 +138,9 @@ mod tests {
     use super::*;
     use crate::endgame::cgt::{Game, Thermograph};
 
-    fn walls(
-        game: &Game,
-    ) -> (
-        Vec<(Fraction, Fraction)>,
-        Vec<(Fraction, Fraction)>,
-        Thermograph,
-    ) {
+    type Walls = Vec<(Fraction, Fraction)>;
+
+    fn walls(game: &Game) -> (Walls, Walls, Thermograph) {
         let th = Thermograph::of(game);
         let conv = |w: &crate::endgame::cgt::Wall| {
             w.breakpoints()
