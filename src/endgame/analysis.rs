@@ -253,13 +253,8 @@ impl VariationTree {
         if depth == 0 {
             return;
         }
-        let next = if node.mv.is_some() {
-            indent + 1
-        } else {
-            indent
-        };
         for &c in &node.children {
-            self.render_node(c, next, depth - 1, out);
+            self.render_node(c, indent + 1, depth - 1, out);
         }
     }
 }

@@ -333,25 +333,48 @@ fn value_tree(
     for (&i, (v, _)) in leaves.iter().zip(values) {
         leaf_value[i] = Some(v);
     }
-    // Children always come after their parent: fold from the back.
+    // Children always come after their parent: fold from the back. A node's options are kept so that a
+    // ko capture's node can get its retake option once its parent's other children are valued.
     let mut games: Vec<Option<Game>> = vec![None; nodes.len()];
+    let mut options: Vec<(Vec<Game>, Vec<Game>)> = vec![(Vec::new(), Vec::new()); nodes.len()];
     for i in (0..nodes.len()).rev() {
-        let game = match leaf_value[i] {
-            Some(v) => Game::number(v),
-            None => {
-                let mut left = Vec::new();
-                let mut right = Vec::new();
-                for &c in &nodes[i].children {
-                    let g = games[c].clone().unwrap_or_else(|| Game::number(0));
-                    match nodes[c].mv.map(|m| m.0) {
-                        Some(Color::Black) => left.push(g),
-                        _ => right.push(g),
-                    }
-                }
-                Game::new(left, right)
+        if let Some(v) = leaf_value[i] {
+            games[i] = Some(Game::number(v));
+            continue;
+        }
+        for &c in &nodes[i].children {
+            let g = games[c].clone().unwrap_or_else(|| Game::number(0));
+            match nodes[c].mv.map(|m| m.0) {
+                Some(Color::Black) => options[i].0.push(g),
+                _ => options[i].1.push(g),
             }
-        };
-        games[i] = Some(game);
+        }
+        for &c in &nodes[i].children {
+            if let Some(retake) = ko_retake(nodes, &options, i, c) {
+                let (left, right) = &mut options[c];
+                match retake {
+                    (Color::Black, v) => left.push(Game::number(v)),
+                    (Color::White, v) => right.push(Game::number(v)),
+                }
+                let (left, right) = options[c].clone();
+                games[c] = Some(Game::new(left, right));
+                let value = games[c].clone().unwrap_or_else(|| Game::number(0));
+                let side = match nodes[c].mv.map(|m| m.0) {
+                    Some(Color::Black) => &mut options[i].0,
+                    _ => &mut options[i].1,
+                };
+                // Replace the child's old value (children were pushed in order, colour by colour).
+                let index = nodes[i].children[..]
+                    .iter()
+                    .filter(|&&k| nodes[k].mv.map(|m| m.0) == nodes[c].mv.map(|m| m.0))
+                    .position(|&k| k == c);
+                if let Some(slot) = index.and_then(|k| side.get_mut(k)) {
+                    *slot = value;
+                }
+            }
+        }
+        let (left, right) = options[i].clone();
+        games[i] = Some(Game::new(left, right));
     }
     let root_game = games[0].clone().unwrap_or_else(|| Game::number(0));
     let mut tree = VariationTree {
@@ -385,6 +408,40 @@ fn value_tree(
         evaluations: 0,
         notes: Vec::new(),
     })
+}
+
+/// The retake option of a ko capture (placid ko, the rule of `docs/endgame.md`): when child `c` of `parent`
+/// is a single-stone capture by colour K that the opponent could retake at once, the opponent's retake
+/// leads back to the open ko, which counts `(l + 2r)/3`: `l` is K's best mean after the capture (K fills),
+/// `r` the opponent's best mean among its other moves at `parent` (it resolves the open ko).
+fn ko_retake(
+    nodes: &[BuiltNode],
+    options: &[(Vec<Game>, Vec<Game>)],
+    parent: usize,
+    c: usize,
+) -> Option<(Color, Rational)> {
+    let (taker, _) = nodes[c].mv?;
+    nodes[c].state.board().ko_point()?;
+    if nodes[c].children.is_empty() {
+        return None;
+    }
+    let mean = |g: &Game| Thermograph::of(g).mean;
+    let (own, theirs) = match taker {
+        Color::Black => (&options[c].0, &options[parent].1),
+        Color::White => (&options[c].1, &options[parent].0),
+    };
+    let best = |list: &[Game], color: Color| -> Option<Rational> {
+        let means = list.iter().map(mean);
+        match color {
+            Color::Black => means.max(),
+            Color::White => means.min(),
+        }
+    };
+    let l = best(own, taker)?;
+    let r = best(theirs, taker.opponent())?;
+    let two = Rational::integer(2);
+    let three = Rational::integer(3);
+    Some((taker.opponent(), (l + two * r) / three))
 }
 
 /// The root's moves of `color` whose options attain the wall at the root's temperature.

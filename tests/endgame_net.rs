@@ -1,0 +1,204 @@
+//! Network-guided endgame analysis with the real KataGo network (ownership leaves, the policy baseline)
+//! and the shipped local-move network, through the library facade and the binary. Kept to a few small
+//! problems: each analysis is a handful of evaluations.
+//!
+//! Needs ONNX Runtime: `.ci/test` sets `ORT_DYLIB_PATH`; elsewhere run `tengen setup` or set it yourself.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use tengen::endgame::analysis::{
+    AnalysisError, AnalysisOptions, Analyzer, LineLeaves, LocalPosition, Method, ModelPaths,
+};
+use tengen::endgame::cgt::Rational;
+use tengen::endgame::problem::Problem;
+use tengen::go::Color;
+
+const DEV: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/endgame-dev");
+const KATAGO: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/models/g170-b6c96-s175395328-d26788732.bin.gz"
+);
+const LOCAL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/local-move.onnx");
+
+/// The KataGo network imported once into a temporary folder shared by this file's tests.
+fn katago_onnx() -> &'static Path {
+    static MODEL: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    &MODEL
+        .get_or_init(|| {
+            if let Err(e) = tengen::nn::runtime::check() {
+                panic!("this test needs ONNX Runtime: {e}");
+            }
+            let dir = tempfile::tempdir().expect("temporary folder");
+            let onnx = dir.path().join("b6c96.onnx");
+            tengen::nn::import::import(Path::new(KATAGO), &onnx).expect("import");
+            (dir, onnx)
+        })
+        .1
+}
+
+fn problem(name: &str) -> Problem {
+    Problem::read(&Path::new(DEV).join(name)).expect("problem file")
+}
+
+fn analyzer(options: AnalysisOptions) -> Analyzer {
+    let models = ModelPaths {
+        local_move: Some(PathBuf::from(LOCAL)),
+        ownership: Some(katago_onnx().to_path_buf()),
+    };
+    Analyzer::new(models, options)
+}
+
+fn tengen(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(args)
+        .output()
+        .expect("run tengen");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_policy_baseline_values_a_simple_gote_move() {
+    let p = problem("01-value-of-move/01.sgf");
+    let a = analyzer(AnalysisOptions::default())
+        .analyze(&LocalPosition::from(&p), Method::Policy)
+        .expect("analysis");
+    assert_eq!(a.method, Method::Policy);
+    assert_eq!(a.value, Rational::integer(3));
+    assert_eq!(Some(a.value), p.answer);
+    assert!(a.tree.len() >= 3, "{}", a.tree);
+    // The root has moves of both colours, and D19 is best for both.
+    let root = a.tree.root().expect("root");
+    let colours: Vec<Color> = root
+        .children
+        .iter()
+        .filter_map(|&c| a.tree.nodes[c].mv.map(|m| m.0))
+        .collect();
+    assert!(colours.contains(&Color::Black) && colours.contains(&Color::White));
+    let size = p.board.size();
+    let d19 = |c: Color| {
+        a.best_moves(c)
+            .iter()
+            .map(|q| q.to_gtp(size))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(d19(Color::Black), ["D19"]);
+    assert_eq!(d19(Color::White), ["D19"]);
+    assert!(a.evaluations > 0);
+}
+
+#[test]
+fn ownership_leaves_judge_the_given_lines_where_the_static_count_cannot() {
+    // White's group dies after the course's throw-in line; the static count of the line's end misses it.
+    let p = problem("01-value-of-move/05.sgf");
+    let position = LocalPosition::from(&p);
+    let by = |leaves: LineLeaves| {
+        analyzer(AnalysisOptions {
+            line_leaves: leaves,
+            ..AnalysisOptions::default()
+        })
+        .analyze(&position, Method::Lines)
+        .expect("lines")
+        .value
+    };
+    assert_eq!(Some(by(LineLeaves::Ownership)), p.answer);
+    assert_ne!(Some(by(LineLeaves::Static)), p.answer);
+}
+
+#[test]
+fn auto_solves_small_regions_exactly() {
+    let p = problem("06-value-of-ko/05.sgf");
+    let a = analyzer(AnalysisOptions::default())
+        .analyze(&LocalPosition::from(&p), Method::Auto)
+        .expect("analysis");
+    assert_eq!(a.requested, Method::Auto);
+    assert_eq!(a.method, Method::Exact);
+    assert_eq!(Some(a.value), p.answer);
+}
+
+#[test]
+fn a_missing_local_move_network_is_named() {
+    let p = problem("01-value-of-move/01.sgf");
+    let models = ModelPaths {
+        local_move: Some(PathBuf::from("/nonexistent/local-move.onnx")),
+        ownership: Some(katago_onnx().to_path_buf()),
+    };
+    let err = Analyzer::new(models, AnalysisOptions::default())
+        .analyze(&LocalPosition::from(&p), Method::Net)
+        .expect_err("no network");
+    assert!(matches!(err, AnalysisError::Model { .. }), "{err}");
+    assert!(
+        err.to_string().contains("/nonexistent/local-move.onnx"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_local_move_network_grows_a_tree_with_both_colours_at_the_root() {
+    let p = problem("01-value-of-move/03.sgf");
+    let a = analyzer(AnalysisOptions::default())
+        .analyze(&LocalPosition::from(&p), Method::Net)
+        .expect("analysis");
+    assert_eq!(a.method, Method::Net);
+    let root = a.tree.root().expect("root");
+    let colours: Vec<Color> = root
+        .children
+        .iter()
+        .filter_map(|&c| a.tree.nodes[c].mv.map(|m| m.0))
+        .collect();
+    assert!(colours.contains(&Color::Black) && colours.contains(&Color::White));
+    assert!(
+        a.tree
+            .nodes
+            .iter()
+            .all(|n| n.probability.is_none_or(|q| (0.0..=1.0).contains(&q)))
+    );
+}
+
+#[test]
+fn solve_and_bench_take_the_method_and_the_networks() {
+    let onnx = katago_onnx().to_str().expect("utf-8 path").to_string();
+    let file = format!("{DEV}/01-value-of-move/01.sgf");
+    let (ok, out, err) = tengen(&[
+        "endgame",
+        "solve",
+        &file,
+        "--method",
+        "policy",
+        "--ownership-model",
+        &onnx,
+        "--json",
+    ]);
+    assert!(ok, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(json["method_used"], "policy");
+    assert_eq!(json["value"], "3");
+
+    let dir = tempfile::tempdir().expect("temporary folder");
+    for (name, source) in [
+        ("a.sgf", "01-value-of-move/01.sgf"),
+        ("b.sgf", "01-value-of-move/07.sgf"),
+    ] {
+        std::fs::copy(format!("{DEV}/{source}"), dir.path().join(name)).expect("copy");
+    }
+    let (ok, out, err) = tengen(&[
+        "endgame",
+        "bench",
+        dir.path().to_str().expect("utf-8 path"),
+        "--method",
+        "lines",
+        "--lines-leaves",
+        "ownership",
+        "--ownership-model",
+        &onnx,
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(out.lines().last(), Some("2 passed, 0 failed"), "{out}");
+    let (ok, _, err) = tengen(&["endgame", "solve", &file, "--method", "deep"]);
+    assert!(!ok);
+    assert!(err.contains("exact, net, policy, auto or lines"), "{err}");
+}
