@@ -349,3 +349,73 @@ fn annotate_a_game_step_through_it_and_replay_the_same_last_frame() {
         "replayed:\n{replayed}\ncaptured:\n{last}"
     );
 }
+
+#[test]
+fn endgame_pane_loads_a_problem_runs_exact_and_replays_the_same_frame() {
+    // A development problem the exact solver gets right in milliseconds: a gote worth 3 (T = 1 1/2).
+    let problem = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/endgame-dev/01-value-of-move/01.sgf"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config");
+    let data = dir.path().join("data");
+    write(&config.join("config.toml"), "[jobs]\nconcurrent = 1\n");
+    let session: PathBuf = dir.path().join("session.tengen-session");
+    let tmux = Tmux {
+        socket: format!("tengen-e2e-endgame-{}", std::process::id()),
+    };
+    let command = format!(
+        "TENGEN_CONFIG='{}' TENGEN_DATA='{}' '{BIN}' open --record '{}'; echo EXITED $?; sleep 60",
+        config.display(),
+        data.display(),
+        session.display()
+    );
+    tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "wb",
+        "-x",
+        "100",
+        "-y",
+        "30",
+        &command,
+    ]);
+    tmux.wait_for("the default book", Duration::from_secs(30), |s| {
+        s.contains("146 positions")
+    });
+    tmux.keys(&[":", &format!("endgame load {problem}"), "Enter"]);
+    tmux.wait_for("the problem's region", Duration::from_secs(10), |s| {
+        s.contains("Region · 10 points, 2 empty") && s.contains("answer 3")
+    });
+    tmux.keys(&["r"]);
+    tmux.wait_for("the exact temperature", Duration::from_secs(60), |s| {
+        s.contains("T 1 1/2") && s.contains("value 3")
+    });
+    // `q` is not the pane's: it falls through to the book's keys and quits.
+    tmux.keys(&["q"]);
+    tmux.wait_for("the program to exit", Duration::from_secs(10), |s| {
+        s.contains("EXITED 0")
+    });
+    let frames = dir.path().join("frames");
+    let out = Command::new(BIN)
+        .args([
+            "replay",
+            session.to_str().unwrap(),
+            "--headless",
+            "--frames",
+            frames.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The recording carries the problem and the result: the replay draws the pane without the file.
+    let replayed = std::fs::read_to_string(frames.join("last.txt")).unwrap();
+    assert!(replayed.contains("T 1 1/2"), "{replayed}");
+    assert!(replayed.contains("Region · 10 points"), "{replayed}");
+}

@@ -3,6 +3,7 @@
 //! [`JobEvent`]s, which the app records like key presses.
 
 pub mod book_port;
+pub mod endgame;
 pub mod metered;
 pub mod runner;
 pub mod view;
@@ -25,6 +26,8 @@ pub enum JobKind {
     Expand { node: NodeId, line: Vec<Move> },
     /// Search every node of a line with a large budget and harvest the results into the book.
     AnalyzeLine { line: Vec<Move> },
+    /// The endgame pane's analysis of a region.
+    Endgame(Box<endgame::Request>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -86,6 +89,11 @@ pub enum JobEvent {
     /// Background expansion stopped on its own (nothing left to expand, or an error).
     ExpansionIdle {
         reason: String,
+    },
+    /// An endgame job's result, sent just before its `Finished`.
+    EndgameReport {
+        id: JobId,
+        report: Box<endgame::Report>,
     },
     /// Something the user should know that belongs to no job (a mark the book refused).
     Notice {

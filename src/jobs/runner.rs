@@ -34,8 +34,18 @@ pub enum Request {
     StartExpansion,
     PauseExpansion,
     StopExpansion,
-    AnalyzeLine { line: Vec<Move>, priority: Priority },
-    SetMarks { line: Vec<Move>, marks: Vec<Mark> },
+    AnalyzeLine {
+        line: Vec<Move>,
+        priority: Priority,
+    },
+    SetMarks {
+        line: Vec<Move>,
+        marks: Vec<Mark>,
+    },
+    Endgame {
+        request: Box<super::endgame::Request>,
+        priority: Priority,
+    },
     Cancel(JobId),
     Retry(JobId),
     StopAll,
@@ -242,6 +252,9 @@ impl Scheduler {
             Request::AnalyzeLine { line, priority } => {
                 self.enqueue(JobKind::AnalyzeLine { line }, priority)
             }
+            Request::Endgame { request, priority } => {
+                self.enqueue(JobKind::Endgame(request), priority)
+            }
             Request::SetMarks { line, marks } => {
                 let shared = Arc::clone(&self.shared);
                 let result =
@@ -290,6 +303,8 @@ impl Scheduler {
                 (self.config.analyze_visits + 2 * self.config.analyze_visits.div_ceil(2))
                     * (line.len() as u64 + 1)
             }
+            // One analysis; the solver reports no progress on the way.
+            JobKind::Endgame(_) => 1,
         };
         self.emit(JobEvent::Queued {
             id,
@@ -370,6 +385,7 @@ impl Scheduler {
             let outcome = match job.kind {
                 JobKind::Expand { node, .. } => context.expand(NodeId(node.0)).await,
                 JobKind::AnalyzeLine { line } => context.analyze_line(&line).await,
+                JobKind::Endgame(request) => context.endgame(*request).await,
             };
             let _ = done_tx.send((job.id, outcome));
         });
@@ -511,6 +527,24 @@ impl JobContext {
         } else {
             format!("added {}", moves.join(" "))
         })
+    }
+
+    /// The endgame pane's analysis, on a blocking thread. A cancel answers at once; the solver itself
+    /// has no cancel hook and runs to its position budget in the background.
+    async fn endgame(&self, request: super::endgame::Request) -> Outcome {
+        let work = tokio::task::spawn_blocking(move || super::endgame::analyze(&request));
+        let report = tokio::select! {
+            joined = work => joined
+                .map_err(|e| JobFailure::Failed(format!("the analysis stopped: {e}")))?
+                .map_err(JobFailure::Failed)?,
+            _ = self.cancel.cancelled() => return Err(JobFailure::Cancelled),
+        };
+        let summary = report.summary();
+        let _ = self.events.send(JobEvent::EndgameReport {
+            id: self.id,
+            report: Box::new(report),
+        });
+        Ok(summary)
     }
 
     /// Deep analysis of a line: an expansion step with the large budget at every position of the line,

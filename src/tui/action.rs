@@ -49,6 +49,8 @@ pub enum Action {
         path: String,
         text: Result<String, String>,
     },
+    /// An endgame problem file as read (`:endgame load FILE`).
+    EndgameLoaded(Box<crate::jobs::endgame::Position>),
 }
 
 /// A named command, with arguments where it takes them.
@@ -99,6 +101,8 @@ pub enum Command {
     /// Step the annotated game one move forward / back; the book walk follows it.
     AnnotateNext,
     AnnotatePrev,
+    /// The endgame pane: `endgame` opens it, `endgame SUBCOMMAND …` works in it.
+    Endgame(super::endgame::EndgameCommand),
 }
 
 impl Command {
@@ -167,6 +171,7 @@ impl Command {
             )),
             "annotate_next" => no_args(Command::AnnotateNext),
             "annotate_prev" => no_args(Command::AnnotatePrev),
+            "endgame" => super::endgame::EndgameCommand::parse(&args).map(Command::Endgame),
             _ => Err(format!("unknown command `{name}` (press ? for the list)")),
         }
     }
@@ -192,6 +197,10 @@ pub enum Effect {
     Quit,
     /// Read this game file and hand its text back as [`Action::GameFile`].
     ReadGame(String),
+    /// Queue an endgame analysis.
+    Endgame(Box<crate::jobs::endgame::Request>),
+    /// Read an endgame problem file.
+    LoadEndgame(String),
 }
 
 #[cfg(test)]

@@ -79,6 +79,8 @@ pub struct App {
     pub quit: bool,
     /// A game loaded with `:annotate`, shown against the book.
     pub annotation: Option<Annotation>,
+    /// The endgame pane (kept when closed, so reopening shows the last results).
+    pub endgame: Option<super::endgame::EndgameState>,
 }
 
 impl Default for App {
@@ -114,6 +116,7 @@ impl App {
             height: 24,
             quit: false,
             annotation: None,
+            endgame: None,
         }
     }
 
@@ -198,6 +201,11 @@ impl App {
             node = book.node(best.child);
         }
         line
+    }
+
+    /// The endgame pane, when it is open (its keys come first then).
+    pub fn endgame_open(&self) -> Option<&super::endgame::EndgameState> {
+        self.endgame.as_ref().filter(|s| s.open)
     }
 
     pub fn to_move(&self) -> Color {

@@ -20,6 +20,8 @@ pub struct Binding {
 pub struct Keymap {
     /// In lookup order: the first entry for a key wins.
     pub normal: Vec<Binding>,
+    /// The endgame pane's keys: looked up first while it is open, then `normal`.
+    pub endgame: Vec<Binding>,
 }
 
 #[derive(Deserialize)]
@@ -27,6 +29,8 @@ pub struct Keymap {
 struct File {
     #[serde(default)]
     normal: Option<Section>,
+    #[serde(default)]
+    endgame: Option<Section>,
 }
 
 #[derive(Deserialize, Default)]
@@ -54,7 +58,10 @@ impl Keymap {
         match Keymap::from_toml(DEFAULT_KEYMAP, None) {
             Ok(k) => k,
             // The embedded file is checked by a unit test; an empty map keeps the app usable through `:`.
-            Err(_) => Keymap { normal: Vec::new() },
+            Err(_) => Keymap {
+                normal: Vec::new(),
+                endgame: Vec::new(),
+            },
         }
     }
 
@@ -65,52 +72,92 @@ impl Keymap {
 
     fn from_toml(defaults: &str, user: Option<(&str, &str)>) -> Result<Keymap, String> {
         let base: File = toml::from_str(defaults).map_err(|e| format!("default keymap: {e}"))?;
-        let base = base.normal.unwrap_or_default();
-        let mut entries = base.keymap.unwrap_or_default();
-        if let Some((text, origin)) = user {
-            let file: File =
-                toml::from_str(text).map_err(|e| format!("{origin}: {}", e.message()))?;
-            if let Some(section) = file.normal {
-                if let Some(replacement) = section.keymap {
-                    entries = replacement;
-                }
-                let mut merged = section.prepend_keymap;
-                merged.append(&mut entries);
-                merged.extend(section.append_keymap);
-                entries = merged;
-            }
-            return to_bindings(entries, origin).map(|normal| Keymap { normal });
-        }
-        to_bindings(entries, "default keymap").map(|normal| Keymap { normal })
+        let user_file = match user {
+            Some((text, origin)) => Some((
+                toml::from_str::<File>(text).map_err(|e| format!("{origin}: {}", e.message()))?,
+                origin,
+            )),
+            None => None,
+        };
+        let origin = user.map_or("default keymap", |(_, o)| o);
+        let (user_normal, user_endgame) = match user_file {
+            Some((f, _)) => (f.normal, f.endgame),
+            None => (None, None),
+        };
+        Ok(Keymap {
+            normal: to_bindings(merge(base.normal, user_normal), origin)?,
+            endgame: to_bindings(merge(base.endgame, user_endgame), origin)?,
+        })
+    }
+
+    /// The binding for a key: the endgame pane's first while it is open.
+    pub fn lookup_in(&self, endgame_open: bool, key: &Key) -> Option<&Binding> {
+        let pane = if endgame_open {
+            self.endgame.iter().find(|b| &b.on == key)
+        } else {
+            None
+        };
+        pane.or_else(|| self.lookup(key))
     }
 
     pub fn lookup(&self, key: &Key) -> Option<&Binding> {
         self.normal.iter().find(|b| &b.on == key)
     }
 
-    /// The bindings to list in help: one row per command, with every key that runs it.
+    /// The bindings to list in help: one row per command, with every key that runs it; the endgame
+    /// pane's keys follow under a heading row.
     pub fn help_rows(&self) -> Vec<(String, String, String)> {
-        let mut rows: Vec<(String, String, String)> = Vec::new();
-        for b in &self.normal {
-            // A key shadowed by an earlier entry does nothing; don't advertise it.
-            if self
-                .lookup(&b.on)
-                .map(|first| first.run != b.run)
-                .unwrap_or(true)
-            {
-                continue;
-            }
-            if let Some(row) = rows.iter_mut().find(|r| r.1 == b.run) {
-                if !row.0.split(' ').any(|k| k == b.on.0) {
-                    row.0.push(' ');
-                    row.0.push_str(&b.on.0);
-                }
-            } else {
-                rows.push((b.on.0.clone(), b.run.clone(), b.desc.clone()));
-            }
+        let mut rows = section_rows(&self.normal);
+        if !self.endgame.is_empty() {
+            rows.push((
+                String::new(),
+                String::new(),
+                "── endgame pane (E or :endgame opens it; other keys work as above) ──".into(),
+            ));
+            rows.extend(section_rows(&self.endgame));
         }
         rows
     }
+}
+
+/// A section's help rows: one per command, with every key that runs it.
+fn section_rows(bindings: &[Binding]) -> Vec<(String, String, String)> {
+    let lookup = |key: &Key| bindings.iter().find(|b| &b.on == key);
+    let mut rows: Vec<(String, String, String)> = Vec::new();
+    for b in bindings {
+        // A key shadowed by an earlier entry does nothing; don't advertise it.
+        if lookup(&b.on)
+            .map(|first| first.run != b.run)
+            .unwrap_or(true)
+        {
+            continue;
+        }
+        if let Some(row) = rows.iter_mut().find(|r| r.1 == b.run) {
+            if !row.0.split(' ').any(|k| k == b.on.0) {
+                row.0.push(' ');
+                row.0.push_str(&b.on.0);
+            }
+        } else {
+            rows.push((b.on.0.clone(), b.run.clone(), b.desc.clone()));
+        }
+    }
+    rows
+}
+
+/// The defaults' section with the user's merged over it: `keymap` replaces, `prepend_keymap` wins,
+/// `append_keymap` fills free keys.
+fn merge(base: Option<Section>, user: Option<Section>) -> Vec<Entry> {
+    let mut entries = base.and_then(|s| s.keymap).unwrap_or_default();
+    if let Some(section) = user {
+        if let Some(replacement) = section.keymap {
+            entries = replacement;
+        }
+        let mut merged = section.prepend_keymap;
+        merged.append(&mut entries);
+        merged.extend(section.append_keymap);
+        entries = merged;
+    }
+    entries
 }
 
 fn to_bindings(entries: Vec<Entry>, origin: &str) -> Result<Vec<Binding>, String> {

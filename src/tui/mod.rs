@@ -6,6 +6,7 @@ pub mod action;
 pub mod annotation;
 pub mod app;
 pub mod config;
+pub mod endgame;
 pub mod keymap;
 pub mod panes;
 pub mod render;
@@ -15,5 +16,6 @@ pub mod update;
 
 #[cfg(test)]
 mod annotate_tests;
+mod endgame_tests;
 #[cfg(test)]
 mod tests;

@@ -49,6 +49,9 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         LinePane { app }.render(line, buf);
         JobsPane { app }.render(jobs, buf);
     }
+    if let Some(state) = app.endgame_open() {
+        super::panes::endgame::EndgamePane { app, state }.render(main, buf);
+    }
     StatusPane { app }.render(status, buf);
     if let Some(game) = &app.annotation {
         AnnotatePane { app, game }.render(AnnotatePane::area(main, board_w), buf);

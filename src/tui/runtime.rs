@@ -240,6 +240,18 @@ fn perform(
                 debug_assert!(more.is_empty());
                 continue;
             }
+            Effect::Endgame(request) => Request::Endgame {
+                request,
+                // Asked for by the user who is waiting for it: ahead of background expansion.
+                priority: crate::jobs::Priority(10),
+            },
+            Effect::LoadEndgame(file) => {
+                // A small file read, like a theme's; its content goes through the recorder.
+                let action = endgame_file_action(&file);
+                let more = dispatch(app, action, theme_name);
+                debug_assert!(more.is_empty());
+                continue;
+            }
         };
         match runner {
             Some(r) => r.send(request),
@@ -259,6 +271,19 @@ fn perform(
                 debug_assert!(more.is_empty());
             }
         }
+    }
+}
+
+/// An endgame problem file as an action: its position and region, or what is wrong with it.
+fn endgame_file_action(file: &str) -> Action {
+    match crate::endgame::problem::Problem::read(std::path::Path::new(file)) {
+        Ok(problem) => Action::EndgameLoaded(Box::new(
+            crate::jobs::endgame::Position::from_problem(&problem),
+        )),
+        Err(e) => Action::Notice {
+            text: format!("endgame: {e}"),
+            is_error: true,
+        },
     }
 }
 

@@ -80,6 +80,10 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
             game_file(app, &path, text);
             Vec::new()
         }
+        Action::EndgameLoaded(position) => {
+            super::endgame::loaded(app, *position);
+            Vec::new()
+        }
     }
 }
 
@@ -146,7 +150,11 @@ fn on_key(app: &mut App, key: Key) -> Vec<Effect> {
                 Vec::new()
             }
         },
-        Mode::Normal => match app.keymap.lookup(&key).map(|b| b.command.clone()) {
+        Mode::Normal => match app
+            .keymap
+            .lookup_in(app.endgame_open().is_some(), &key)
+            .map(|b| b.command.clone())
+        {
             Some(command) => run(app, command),
             None => {
                 error(
@@ -170,7 +178,7 @@ pub fn run(app: &mut App, command: Command) -> Vec<Effect> {
     if app.book.is_none()
         && !matches!(
             command,
-            Command::Quit | Command::Help | Command::CommandLine
+            Command::Quit | Command::Help | Command::CommandLine | Command::Endgame(_)
         )
     {
         error(app, "no book is open yet".into());
@@ -366,6 +374,7 @@ pub fn run(app: &mut App, command: Command) -> Vec<Effect> {
         }
         Command::AnnotateNext => step_game(app, true),
         Command::AnnotatePrev => step_game(app, false),
+        Command::Endgame(command) => return super::endgame::run(app, command),
     }
     Vec::new()
 }
@@ -602,6 +611,7 @@ fn set_mark(app: &mut App, mark: Option<Mark>) -> Vec<Effect> {
 }
 
 fn on_job(app: &mut App, event: JobEvent) {
+    super::endgame::on_job(app, &event);
     match event {
         JobEvent::Queued {
             id,
@@ -670,6 +680,8 @@ fn on_job(app: &mut App, event: JobEvent) {
             }
         }
         JobEvent::Notice { text, is_error } => app.status = Status { text, is_error },
+        // The endgame pane took it above.
+        JobEvent::EndgameReport { .. } => {}
         JobEvent::ExpansionIdle { reason } => {
             app.expansion = Expansion::Stopped;
             info(app, format!("expansion stopped: {reason}"));

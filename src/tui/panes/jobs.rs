@@ -66,6 +66,11 @@ impl Widget for JobsPane<'_> {
             let what = match &job.kind {
                 JobKind::Expand { line, .. } => format!("expand {}", short_line(app, line)),
                 JobKind::AnalyzeLine { line } => format!("analyze {}", short_line(app, line)),
+                JobKind::Endgame(request) => format!(
+                    "endgame {} · {} points",
+                    request.method.name(),
+                    request.position.region.len()
+                ),
             };
             let (state, state_color) = match job.state {
                 JobState::Queued => ("queued", theme.dim),

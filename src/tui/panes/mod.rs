@@ -3,6 +3,7 @@
 
 pub mod annotate;
 pub mod board;
+pub mod endgame;
 pub mod help;
 pub mod jobs;
 pub mod line;

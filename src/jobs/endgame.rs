@@ -1,0 +1,429 @@
+//! Endgame analysis as a job. The workbench sends a position, a region and a method; the job runs the
+//! blocking analysis off the async threads and sends back a [`Report`]. Both travel through the session
+//! recording, so they are plain serializable data: stones and region as points, exact values as
+//! fractions, the variation tree already shaped for display.
+
+use crate::endgame::analysis::{
+    self as facade, Analysis, AnalysisOptions, Analyzer, LocalPosition, ModelPaths,
+};
+use crate::endgame::cgt::{Kind, Rational, Wall};
+use crate::endgame::problem::Problem;
+use crate::endgame::region::Region;
+use crate::go::{Board, BoardSize, Color, Point};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// Plies of the variation tree a report carries, and nodes in all: enough to read the lines, small
+/// enough for a session record.
+const TREE_DEPTH: usize = 8;
+const TREE_NODES: usize = 400;
+
+/// How the local game is obtained.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Method {
+    /// Every local sequence (small regions).
+    Exact,
+    /// The local-move network grows the tree.
+    Net,
+    /// A KataGo network's policy restricted to the region grows the tree.
+    Policy,
+    /// Exact when the region is small, the network otherwise.
+    Auto,
+    /// The problem file's own variations, scored.
+    Lines,
+}
+
+impl Method {
+    pub const ALL: [Method; 5] = [
+        Method::Exact,
+        Method::Auto,
+        Method::Net,
+        Method::Policy,
+        Method::Lines,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Exact => "exact",
+            Method::Net => "net",
+            Method::Policy => "policy",
+            Method::Auto => "auto",
+            Method::Lines => "lines",
+        }
+    }
+
+    pub fn parse(text: &str) -> Result<Method, String> {
+        Method::ALL
+            .into_iter()
+            .find(|m| m.name() == text)
+            .ok_or_else(|| format!("unknown method `{text}` (exact, auto, net, policy, lines)"))
+    }
+
+    /// The facade's method of the same name.
+    pub fn facade(self) -> facade::Method {
+        match self {
+            Method::Exact => facade::Method::Exact,
+            Method::Net => facade::Method::Net,
+            Method::Policy => facade::Method::Policy,
+            Method::Auto => facade::Method::Auto,
+            Method::Lines => facade::Method::Lines,
+        }
+    }
+
+    /// The next method in the cycle the `m` key walks.
+    pub fn next(self) -> Method {
+        let i = Method::ALL.iter().position(|&m| m == self).unwrap_or(0);
+        Method::ALL[(i + 1) % Method::ALL.len()]
+    }
+}
+
+/// An exact fraction as sessions store it (numerator, denominator).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fraction(pub i64, pub i64);
+
+impl Fraction {
+    pub fn rational(self) -> Rational {
+        if self.1 == 0 {
+            Rational::ZERO
+        } else {
+            Rational::new(self.0, self.1)
+        }
+    }
+
+    /// `4 2/3`, the way Go books write values.
+    pub fn mixed(self) -> String {
+        self.rational().mixed()
+    }
+
+    pub fn to_f64(self) -> f64 {
+        self.rational().to_f64()
+    }
+}
+
+impl From<Rational> for Fraction {
+    fn from(r: Rational) -> Fraction {
+        Fraction(r.numerator(), r.denominator())
+    }
+}
+
+/// The position the pane analyses: the board's stones, the painted region, where it came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Position {
+    /// What the pane's title says: the book and line, or the problem file.
+    pub name: String,
+    pub width: usize,
+    pub height: usize,
+    pub black: Vec<Point>,
+    pub white: Vec<Point>,
+    pub region: Vec<Point>,
+    /// The problem file, when loaded from one (the `lines` method reads its variations).
+    pub file: Option<String>,
+    /// The file's answer (twice the temperature), when it has one.
+    pub answer: Option<Fraction>,
+}
+
+impl Position {
+    pub fn size(&self) -> Result<BoardSize, String> {
+        BoardSize::new(self.width, self.height).map_err(|e| e.to_string())
+    }
+
+    pub fn board(&self) -> Result<Board, String> {
+        let mut board = Board::new(self.size()?);
+        for &p in &self.black {
+            board.setup_stone(Color::Black, p);
+        }
+        for &p in &self.white {
+            board.setup_stone(Color::White, p);
+        }
+        Ok(board)
+    }
+
+    pub fn stone(&self, p: Point) -> Option<Color> {
+        if self.black.contains(&p) {
+            Some(Color::Black)
+        } else if self.white.contains(&p) {
+            Some(Color::White)
+        } else {
+            None
+        }
+    }
+
+    /// Empty points of the region: what the exact solver's limit counts.
+    pub fn empty_in_region(&self) -> usize {
+        self.region
+            .iter()
+            .filter(|&&p| self.stone(p).is_none())
+            .count()
+    }
+
+    /// A problem file's position and region.
+    pub fn from_problem(problem: &Problem) -> Position {
+        let board = &problem.board;
+        let size = board.size();
+        let (mut black, mut white) = (Vec::new(), Vec::new());
+        for p in size.points() {
+            match board.color_at(p) {
+                Some(Color::Black) => black.push(p),
+                Some(Color::White) => white.push(p),
+                None => {}
+            }
+        }
+        Position {
+            name: problem.path.display().to_string(),
+            width: size.width(),
+            height: size.height(),
+            black,
+            white,
+            region: problem.region.points().to_vec(),
+            file: Some(problem.path.display().to_string()),
+            answer: problem.answer.map(Fraction::from),
+        }
+    }
+}
+
+/// What the job is asked: the position, the method, and the app's tag that says which run of which
+/// column of the pane the answer belongs to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Request {
+    pub tag: u32,
+    pub method: Method,
+    pub position: Position,
+}
+
+/// One move of the variation tree with what follows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TreeNode {
+    pub color: Color,
+    /// GTP vertex.
+    pub point: String,
+    /// A first move that is one of its colour's best.
+    pub best: bool,
+    /// The proposer's probability of the move, where a network chose it.
+    pub probability: Option<f32>,
+    /// A leaf's value (the local count, Black's side) and why it is a leaf (settled, ko rule, …).
+    pub leaf: Option<Fraction>,
+    pub reason: Option<String>,
+    /// Mean and temperature of the position after the move.
+    pub mean: Fraction,
+    pub temperature: Fraction,
+    pub children: Vec<TreeNode>,
+}
+
+/// The analysis of one position by one method.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub method: Method,
+    /// The method that actually ran (`auto` picks one).
+    pub used: String,
+    pub temperature: Fraction,
+    /// The count, from Black's side.
+    pub mean: Fraction,
+    /// Twice the temperature (the problems' convention), 0 when settled.
+    pub value: Fraction,
+    /// gote, Black's sente, …
+    pub kind: String,
+    pub best_black: Vec<String>,
+    pub best_white: Vec<String>,
+    /// Thermograph walls as breakpoints (t, value) from t = −1; above the last one the mast.
+    pub left_wall: Vec<(Fraction, Fraction)>,
+    pub right_wall: Vec<(Fraction, Fraction)>,
+    pub tree: Vec<TreeNode>,
+    pub elapsed_ms: u64,
+    pub notes: Vec<String>,
+}
+
+impl Report {
+    /// One line for the jobs pane.
+    pub fn summary(&self) -> String {
+        format!(
+            "{}: T {} · mean {} · value {} · {}",
+            self.used,
+            self.temperature.mixed(),
+            self.mean.mixed(),
+            self.value.mixed(),
+            self.kind
+        )
+    }
+}
+
+/// Runs the analysis through the endgame facade; blocking (seconds for the exact solver on open
+/// regions, longer for networks). Errors are sentences for the status line: an empty or too large
+/// region, a missing network, a problem file that cannot be read.
+pub fn analyze(request: &Request) -> Result<Report, String> {
+    let position = &request.position;
+    let board = position.board()?;
+    let size = board.size();
+    let region = Region::new(position.region.iter().copied());
+    if region.is_empty() {
+        return Err(
+            "the region is empty: paint it first (x toggles a point, v a rectangle)".into(),
+        );
+    }
+    let mut local = LocalPosition::new(board, region.clone());
+    if request.method == Method::Lines {
+        let Some(file) = &position.file else {
+            return Err(
+                "the lines method scores a problem file's variations: load one with :endgame load FILE"
+                    .into(),
+            );
+        };
+        let problem = Problem::read(&PathBuf::from(file)).map_err(|e| e.to_string())?;
+        local.lines = problem.lines;
+    }
+    // Networks are opened on first use, so an analyzer per job costs nothing for the exact methods.
+    let analyzer = Analyzer::new(ModelPaths::default(), AnalysisOptions::default());
+    let analysis = analyzer
+        .analyze(&local, request.method.facade())
+        .map_err(|e| format!("{}: {e}", request.method.name()))?;
+    let mut notes = analysis.notes.clone();
+    if analysis.evaluations > 0 {
+        notes.push(format!(
+            "{} {}",
+            analysis.evaluations,
+            if analysis.method == facade::Method::Exact {
+                "positions searched"
+            } else {
+                "network evaluations"
+            }
+        ));
+    }
+    let mut budget = TREE_NODES;
+    let tree = match analysis.tree.root() {
+        Some(root) => root
+            .children
+            .iter()
+            .filter_map(|&c| tree_node(&analysis, c, size, TREE_DEPTH, &mut budget))
+            .collect(),
+        None => Vec::new(),
+    };
+    if budget == 0 {
+        notes.push(format!("tree cut at {TREE_NODES} moves"));
+    }
+    let points = |ps: &[crate::go::Point]| ps.iter().map(|p| p.to_gtp(size)).collect();
+    Ok(Report {
+        method: request.method,
+        used: analysis.method.name().into(),
+        temperature: analysis.temperature.into(),
+        mean: analysis.mean.into(),
+        value: analysis.value.into(),
+        kind: kind_text(analysis.kind),
+        best_black: points(&analysis.best_black),
+        best_white: points(&analysis.best_white),
+        left_wall: wall(&analysis.thermograph.left),
+        right_wall: wall(&analysis.thermograph.right),
+        tree,
+        elapsed_ms: analysis.elapsed.as_millis() as u64,
+        notes,
+    })
+}
+
+/// The short names a narrow pane can show.
+pub fn kind_text(kind: Kind) -> String {
+    match kind {
+        Kind::Settled => "settled".into(),
+        Kind::Tepid => "tepid".into(),
+        Kind::Gote => "gote".into(),
+        Kind::Sente(Color::Black) => "Black sente / White reverse sente".into(),
+        Kind::Sente(Color::White) => "White sente / Black reverse sente".into(),
+        Kind::DoubleSente => "double sente".into(),
+        Kind::Ko => "ko".into(),
+    }
+}
+
+fn wall(w: &Wall) -> Vec<(Fraction, Fraction)> {
+    w.breakpoints()
+        .iter()
+        .map(|&(t, v)| (t.into(), v.into()))
+        .collect()
+}
+
+/// The facade's arena tree as nested nodes, cut by depth and size (a session record stays small).
+fn tree_node(
+    analysis: &Analysis,
+    id: usize,
+    size: BoardSize,
+    depth: usize,
+    budget: &mut usize,
+) -> Option<TreeNode> {
+    if depth == 0 || *budget == 0 {
+        return None;
+    }
+    let node = analysis.tree.nodes.get(id)?;
+    let (color, point) = node.mv?;
+    *budget -= 1;
+    let top = depth == TREE_DEPTH;
+    let children = node
+        .children
+        .iter()
+        .filter_map(|&c| tree_node(analysis, c, size, depth - 1, budget))
+        .collect();
+    Some(TreeNode {
+        color,
+        point: point.to_gtp(size),
+        best: top && analysis.best_moves(color).contains(&point),
+        probability: node.probability,
+        leaf: node.leaf_value.map(Fraction::from),
+        reason: node.leaf_reason.map(str::to_string),
+        mean: node.mean.into(),
+        temperature: node.temperature.into(),
+        children,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tiny() -> Position {
+        let size = BoardSize::square(5).unwrap();
+        let p = |s: &str| Point::parse_gtp(s, size).unwrap();
+        // A one-point gap between a Black wall and a White wall on the first line: a gote of 1 each way.
+        Position {
+            name: "tiny".into(),
+            width: 5,
+            height: 5,
+            black: ["A2", "B2", "C2", "D2", "E2"].map(p).to_vec(),
+            white: ["A3", "B3", "C3", "D3", "E3"].map(p).to_vec(),
+            region: ["A1", "B1"].map(p).to_vec(),
+            file: None,
+            answer: None,
+        }
+    }
+
+    #[test]
+    fn exact_reports_round_trip_through_a_session_record() {
+        let request = Request {
+            tag: 1,
+            method: Method::Exact,
+            position: tiny(),
+        };
+        let report = analyze(&request).unwrap();
+        assert_eq!(report.used, "exact");
+        assert!(!report.left_wall.is_empty() && !report.right_wall.is_empty());
+        let bytes = rmp_serde::to_vec(&report).unwrap();
+        let back: Report = rmp_serde::from_slice(&bytes).unwrap();
+        assert_eq!(back, report);
+    }
+
+    #[test]
+    fn unavailable_methods_and_empty_regions_are_sentences() {
+        let mut position = tiny();
+        let err = analyze(&Request {
+            tag: 1,
+            method: Method::Lines,
+            position: position.clone(),
+        })
+        .unwrap_err();
+        assert!(err.contains("problem file"), "{err}");
+        position.region.clear();
+        let err = analyze(&Request {
+            tag: 1,
+            method: Method::Exact,
+            position,
+        })
+        .unwrap_err();
+        assert!(err.contains("region is empty"), "{err}");
+        assert_eq!(Method::parse("auto"), Ok(Method::Auto));
+        assert!(Method::parse("magic").is_err());
+    }
+}
