@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 pub use super::tree::TreeOptions;
 
 /// How the local game is obtained.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Method {
     /// Every local sequence, searched to settled positions (small regions only).
     Exact,
@@ -36,13 +36,20 @@ pub enum Method {
 }
 
 impl Method {
+    /// In the order the workbench's `m` key walks them.
     pub const ALL: [Method; 5] = [
         Method::Exact,
+        Method::Auto,
         Method::Net,
         Method::Policy,
-        Method::Auto,
         Method::Lines,
     ];
+
+    /// The next method in [`Method::ALL`], round the end.
+    pub fn next(self) -> Method {
+        let i = Method::ALL.iter().position(|&m| m == self).unwrap_or(0);
+        Method::ALL[(i + 1) % Method::ALL.len()]
+    }
 
     pub fn name(self) -> &'static str {
         match self {
@@ -62,7 +69,7 @@ impl fmt::Display for Method {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown method `{0}`: use exact, net, policy, auto or lines")]
+#[error("unknown method `{0}`: use exact, auto, net, policy or lines")]
 pub struct MethodParseError(pub String);
 
 impl FromStr for Method {

@@ -3,9 +3,7 @@
 //! recording, so they are plain serializable data: stones and region as points, exact values as
 //! fractions, the variation tree already shaped for display.
 
-use crate::endgame::analysis::{
-    self as facade, Analysis, AnalysisOptions, Analyzer, LocalPosition, ModelPaths,
-};
+use crate::endgame::analysis::{Analysis, AnalysisOptions, Analyzer, LocalPosition, ModelPaths};
 use crate::endgame::cgt::{Kind, Rational, Wall};
 use crate::endgame::problem::Problem;
 use crate::endgame::region::Region;
@@ -18,64 +16,7 @@ use std::path::PathBuf;
 const TREE_DEPTH: usize = 8;
 const TREE_NODES: usize = 400;
 
-/// How the local game is obtained.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Method {
-    /// Every local sequence (small regions).
-    Exact,
-    /// The local-move network grows the tree.
-    Net,
-    /// A KataGo network's policy restricted to the region grows the tree.
-    Policy,
-    /// Exact when the region is small, the network otherwise.
-    Auto,
-    /// The problem file's own variations, scored.
-    Lines,
-}
-
-impl Method {
-    pub const ALL: [Method; 5] = [
-        Method::Exact,
-        Method::Auto,
-        Method::Net,
-        Method::Policy,
-        Method::Lines,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Method::Exact => "exact",
-            Method::Net => "net",
-            Method::Policy => "policy",
-            Method::Auto => "auto",
-            Method::Lines => "lines",
-        }
-    }
-
-    pub fn parse(text: &str) -> Result<Method, String> {
-        Method::ALL
-            .into_iter()
-            .find(|m| m.name() == text)
-            .ok_or_else(|| format!("unknown method `{text}` (exact, auto, net, policy, lines)"))
-    }
-
-    /// The facade's method of the same name.
-    pub fn facade(self) -> facade::Method {
-        match self {
-            Method::Exact => facade::Method::Exact,
-            Method::Net => facade::Method::Net,
-            Method::Policy => facade::Method::Policy,
-            Method::Auto => facade::Method::Auto,
-            Method::Lines => facade::Method::Lines,
-        }
-    }
-
-    /// The next method in the cycle the `m` key walks.
-    pub fn next(self) -> Method {
-        let i = Method::ALL.iter().position(|&m| m == self).unwrap_or(0);
-        Method::ALL[(i + 1) % Method::ALL.len()]
-    }
-}
+pub use crate::endgame::analysis::Method;
 
 /// An exact fraction as sessions store it (numerator, denominator).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -273,14 +214,14 @@ pub fn analyze(request: &Request) -> Result<Report, String> {
     // Networks are opened on first use, so an analyzer per job costs nothing for the exact methods.
     let analyzer = Analyzer::new(ModelPaths::default(), AnalysisOptions::default());
     let analysis = analyzer
-        .analyze(&local, request.method.facade())
+        .analyze(&local, request.method)
         .map_err(|e| format!("{}: {e}", request.method.name()))?;
     let mut notes = analysis.notes.clone();
     if analysis.evaluations > 0 {
         notes.push(format!(
             "{} {}",
             analysis.evaluations,
-            if analysis.method == facade::Method::Exact {
+            if analysis.method == Method::Exact {
                 "positions searched"
             } else {
                 "network evaluations"
@@ -423,7 +364,7 @@ mod tests {
         })
         .unwrap_err();
         assert!(err.contains("region is empty"), "{err}");
-        assert_eq!(Method::parse("auto"), Ok(Method::Auto));
-        assert!(Method::parse("magic").is_err());
+        assert_eq!("auto".parse::<Method>().ok(), Some(Method::Auto));
+        assert!("magic".parse::<Method>().is_err());
     }
 }

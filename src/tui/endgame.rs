@@ -65,7 +65,7 @@ impl EndgameCommand {
     /// Parses the words after `endgame`.
     pub fn parse(args: &[&str]) -> Result<EndgameCommand, String> {
         use EndgameCommand as C;
-        let method = |m: &str| Method::parse(m);
+        let method = |m: &str| m.parse::<Method>().map_err(|e| e.to_string());
         Ok(match args {
             [] | ["open"] => C::Open,
             ["load", file @ ..] if !file.is_empty() => C::Load(file.join(" ")),

@@ -16,6 +16,7 @@ pub mod update;
 
 #[cfg(test)]
 mod annotate_tests;
+#[cfg(test)]
 mod endgame_tests;
 #[cfg(test)]
 mod tests;
