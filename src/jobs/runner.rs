@@ -685,6 +685,48 @@ mod tests {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_job_whose_engine_dies_fails_visibly_and_can_be_retried() {
+        // The fake GTP engine of the engine fault tests dies when asked to search.
+        let fake = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/fake_gtp.sh");
+        let engine = crate::engine::spec::build(
+            &format!("gtp:{fake} die-mid-search"),
+            &crate::engine::spec::SpecOptions::default(),
+        )
+        .expect("the specification builds");
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let config = RunnerConfig {
+            concurrent: 1,
+            expand_visits: 10,
+            analyze_visits: 10,
+        };
+        let shared = SharedBook::new(small_book(), None);
+        let runner = Runner::spawn(shared, Arc::from(engine), config, Instant::now(), tx);
+        runner.send(Request::AnalyzeLine {
+            line: vec![],
+            priority: Priority(0),
+        });
+        let mut failures = Vec::new();
+        let mut queued = Vec::new();
+        while failures.len() < 2 {
+            match next(&mut rx).await {
+                JobEvent::Queued { id, .. } => queued.push(id),
+                JobEvent::Failed { id, error, .. } => {
+                    assert!(error.contains("out of memory in the search"), "{error}");
+                    if failures.is_empty() {
+                        runner.send(Request::Retry(id));
+                    }
+                    failures.push(id);
+                }
+                JobEvent::Finished { summary, .. } => panic!("the job cannot finish: {summary}"),
+                _ => {}
+            }
+        }
+        assert_eq!(queued, vec![JobId(1), JobId(2)], "the retry is a new job");
+        assert_eq!(failures, vec![JobId(1), JobId(2)]);
+        runner.send(Request::StopAll);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn marks_reach_the_book_and_come_back() {
         let (runner, mut rx, shared) = runner(small_book(), 1);
         runner.send(Request::SetMarks {
