@@ -1,68 +1,13 @@
 //! The workbench under abuse, through a real terminal (tmux): a window shrunk to 20x10 and grown back, and
 //! a burst of 10,000 keys. It keeps drawing, answers the next key, and quits cleanly.
 
-use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const BIN: &str = env!("CARGO_BIN_EXE_tengen");
 
-/// A private tmux server, killed when the test ends however it ends.
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    fn run(&self, args: &[&str]) -> String {
-        let out = Command::new("tmux")
-            .arg("-L")
-            .arg(&self.socket)
-            .args(args)
-            .output()
-            .expect("tmux must be installed (.ci/test installs it)");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    fn screen(&self) -> String {
-        self.run(&["capture-pane", "-t", "wb", "-p"])
-    }
-
-    fn resize(&self, width: u16, height: u16) {
-        self.run(&[
-            "resize-window",
-            "-t",
-            "wb",
-            "-x",
-            &width.to_string(),
-            "-y",
-            &height.to_string(),
-        ]);
-    }
-
-    /// Waits until the screen satisfies `test`; panics with the last screen after `limit`.
-    fn wait_for(&self, what: &str, limit: Duration, test: impl Fn(&str) -> bool) -> String {
-        let start = Instant::now();
-        loop {
-            let screen = self.screen();
-            if test(&screen) {
-                return screen;
-            }
-            if start.elapsed() > limit {
-                panic!("timed out waiting for {what}; the screen was:\n{screen}");
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = Command::new("tmux")
-            .arg("-L")
-            .arg(&self.socket)
-            .arg("kill-server")
-            .output();
-    }
-}
+#[path = "support/tmux.rs"]
+mod tmux;
+use tmux::Tmux;
 
 #[test]
 fn survives_a_20x10_terminal_and_a_burst_of_ten_thousand_keys() {

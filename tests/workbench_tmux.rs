@@ -9,59 +9,9 @@ use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_tengen");
 
-/// A private tmux server, killed when the test ends however it ends.
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    fn run(&self, args: &[&str]) -> String {
-        let out = Command::new("tmux")
-            .arg("-L")
-            .arg(&self.socket)
-            .args(args)
-            .output()
-            .expect("tmux must be installed (.ci/test installs it)");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    fn keys(&self, keys: &[&str]) {
-        for key in keys {
-            self.run(&["send-keys", "-t", "wb", key]);
-            // One key at a time, as a person types: each gets its own frame.
-            std::thread::sleep(Duration::from_millis(150));
-        }
-    }
-
-    fn screen(&self) -> String {
-        self.run(&["capture-pane", "-t", "wb", "-p"])
-    }
-
-    /// Waits until the screen satisfies `test`; panics with the last screen after `limit`.
-    fn wait_for(&self, what: &str, limit: Duration, test: impl Fn(&str) -> bool) -> String {
-        let start = Instant::now();
-        loop {
-            let screen = self.screen();
-            if test(&screen) {
-                return screen;
-            }
-            if start.elapsed() > limit {
-                panic!("timed out waiting for {what}; the screen was:\n{screen}");
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = Command::new("tmux")
-            .arg("-L")
-            .arg(&self.socket)
-            .arg("kill-server")
-            .output();
-    }
-}
+#[path = "support/tmux.rs"]
+mod tmux;
+use tmux::Tmux;
 
 /// "Moves · N in book" of the current position.
 fn moves_in_book(screen: &str) -> Option<u32> {

@@ -1,0 +1,72 @@
+//! A private tmux server for the end-to-end tests (`#[path]`-included by each test file that drives the
+//! workbench in a real terminal). Each file uses part of it.
+#![allow(dead_code)]
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// A private tmux server, killed when the test ends however it ends.
+pub struct Tmux {
+    pub socket: String,
+}
+
+impl Tmux {
+    pub fn run(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .expect("tmux must be installed (.ci/test installs it)");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    pub fn keys(&self, keys: &[&str]) {
+        for key in keys {
+            self.run(&["send-keys", "-t", "wb", key]);
+            // One key at a time, as a person types: each gets its own frame.
+            std::thread::sleep(Duration::from_millis(150));
+        }
+    }
+
+    pub fn resize(&self, width: u16, height: u16) {
+        self.run(&[
+            "resize-window",
+            "-t",
+            "wb",
+            "-x",
+            &width.to_string(),
+            "-y",
+            &height.to_string(),
+        ]);
+    }
+
+    pub fn screen(&self) -> String {
+        self.run(&["capture-pane", "-t", "wb", "-p"])
+    }
+
+    /// Waits until the screen satisfies `test`; panics with the last screen after `limit`.
+    pub fn wait_for(&self, what: &str, limit: Duration, test: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if test(&screen) {
+                return screen;
+            }
+            if start.elapsed() > limit {
+                panic!("timed out waiting for {what}; the screen was:\n{screen}");
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .arg("kill-server")
+            .output();
+    }
+}
