@@ -23,17 +23,7 @@ fn survives_a_20x10_terminal_and_a_burst_of_ten_thousand_keys() {
         config.display(),
         dir.path().join("data").display(),
     );
-    tmux.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "wb",
-        "-x",
-        "100",
-        "-y",
-        "30",
-        &command,
-    ]);
+    tmux.start(&command);
     tmux.wait_for("the default book", Duration::from_secs(30), |s| {
         s.contains("146 positions")
     });

@@ -53,17 +53,7 @@ fn walk_mark_expand_quit_and_replay_the_same_last_frame() {
         data.display(),
         session.display()
     );
-    tmux.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "wb",
-        "-x",
-        "100",
-        "-y",
-        "30",
-        &command,
-    ]);
+    tmux.start(&command);
 
     tmux.wait_for("the default book", Duration::from_secs(30), |s| {
         s.contains("146 positions")
@@ -246,17 +236,7 @@ fn annotate_a_game_step_through_it_and_replay_the_same_last_frame() {
         data.display(),
         session.display()
     );
-    tmux.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "wb",
-        "-x",
-        "100",
-        "-y",
-        "30",
-        &command,
-    ]);
+    tmux.start(&command);
     tmux.wait_for("the default book", Duration::from_secs(30), |s| {
         s.contains("146 positions")
     });
@@ -321,17 +301,7 @@ fn endgame_pane_loads_a_problem_runs_exact_and_replays_the_same_frame() {
         data.display(),
         session.display()
     );
-    tmux.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "wb",
-        "-x",
-        "100",
-        "-y",
-        "30",
-        &command,
-    ]);
+    tmux.start(&command);
     tmux.wait_for("the default book", Duration::from_secs(30), |s| {
         s.contains("146 positions")
     });

@@ -11,6 +11,21 @@ pub struct Tmux {
 }
 
 impl Tmux {
+    /// Starts the session `wb`, 100x30, running `command` in its shell.
+    pub fn start(&self, command: &str) {
+        self.run(&[
+            "new-session",
+            "-d",
+            "-s",
+            "wb",
+            "-x",
+            "100",
+            "-y",
+            "30",
+            command,
+        ]);
+    }
+
     pub fn run(&self, args: &[&str]) -> String {
         let out = Command::new("tmux")
             .arg("-L")
