@@ -84,15 +84,20 @@ impl LocalState {
     pub fn play(&self, color: Color, p: Point) -> Option<LocalState> {
         let mut game = self.game.clone();
         game.play_as(color, Move::Play(p)).ok()?;
+        Some(self.followed_by(game, color, p))
+    }
+
+    /// This state's history and moves extended by `color` at `p`, which `game` has just played.
+    fn followed_by(&self, game: Game, color: Color, p: Point) -> LocalState {
         let mut history = self.history.clone();
         history.push(game.board().clone());
         let mut moves = self.moves.clone();
         moves.push((color, p));
-        Some(LocalState {
+        LocalState {
             game,
             history,
             moves,
-        })
+        }
     }
 
     /// Black moves minus White moves played locally (area count minus territory count changes by this).
@@ -154,14 +159,6 @@ impl LocalState {
     pub fn play_ignoring_ko(&self, color: Color, p: Point) -> Option<LocalState> {
         let mut game = self.game.clone();
         game.play_tolerant(color, Move::Play(p)).ok()?;
-        let mut history = self.history.clone();
-        history.push(game.board().clone());
-        let mut moves = self.moves.clone();
-        moves.push((color, p));
-        Some(LocalState {
-            game,
-            history,
-            moves,
-        })
+        Some(self.followed_by(game, color, p))
     }
 }

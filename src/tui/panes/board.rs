@@ -160,7 +160,8 @@ impl Widget for BoardPane<'_> {
     }
 }
 
-fn grid_glyph(x: usize, y: usize, w: usize, h: usize) -> &'static str {
+/// The grid line's glyph at (x, y) of a w×h board: corners, edges, or a crossing.
+pub(crate) fn grid_glyph(x: usize, y: usize, w: usize, h: usize) -> &'static str {
     match (x == 0, x + 1 == w, y == 0, y + 1 == h) {
         (true, _, true, _) => "┌",
         (_, true, true, _) => "┐",

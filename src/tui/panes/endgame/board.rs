@@ -5,6 +5,7 @@
 use crate::go::{Color as Player, Point};
 use crate::jobs::endgame::Report;
 use crate::tui::endgame::EndgameState;
+use crate::tui::panes::board::grid_glyph;
 use crate::tui::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -177,19 +178,5 @@ impl Widget for RegionBoard<'_> {
                 put(buf, cx + 1, row, connector, joint);
             }
         }
-    }
-}
-
-fn grid_glyph(x: usize, y: usize, w: usize, h: usize) -> &'static str {
-    match (x == 0, x + 1 == w, y == 0, y + 1 == h) {
-        (true, _, true, _) => "┌",
-        (_, true, true, _) => "┐",
-        (true, _, _, true) => "└",
-        (_, true, _, true) => "┘",
-        (_, _, true, _) => "┬",
-        (_, _, _, true) => "┴",
-        (true, _, _, _) => "├",
-        (_, true, _, _) => "┤",
-        _ => "┼",
     }
 }

@@ -151,22 +151,28 @@ mod tests {
         (conv(&th.left), conv(&th.right), th)
     }
 
-    #[test]
-    fn a_gote_of_two_draws_two_walls_meeting_at_the_mast() {
-        // {2 | -2}: temperature 2, mean 0.
-        let game = Game::new(vec![Game::number(2)], vec![Game::number(-2)]);
-        let (left, right, th) = walls(&game);
-        let theme = Theme::dark();
+    /// `game`'s thermograph drawn into a fresh buffer of `area`.
+    fn rendered(game: &Game, theme: &Theme, area: Rect) -> Buffer {
+        let (left, right, th) = walls(game);
         let plot = ThermographPlot {
             left: &left,
             right: &right,
             temperature: th.temperature.into(),
             mean: th.mean.into(),
-            theme: &theme,
+            theme,
         };
-        let area = Rect::new(0, 0, 20, 6);
         let mut buf = Buffer::empty(area);
         plot.render(area, &mut buf);
+        buf
+    }
+
+    #[test]
+    fn a_gote_of_two_draws_two_walls_meeting_at_the_mast() {
+        // {2 | -2}: temperature 2, mean 0.
+        let game = Game::new(vec![Game::number(2)], vec![Game::number(-2)]);
+        let theme = Theme::dark();
+        let area = Rect::new(0, 0, 20, 6);
+        let buf = rendered(&game, &theme, area);
         let text: Vec<String> = (0..area.height)
             .map(|y| (0..area.width).map(|x| buf[(x, y)].symbol()).collect())
             .collect();
@@ -190,18 +196,9 @@ mod tests {
     #[test]
     fn a_number_is_a_mast_from_the_bottom() {
         let game = Game::number(3);
-        let (left, right, th) = walls(&game);
         let theme = Theme::dark();
-        let plot = ThermographPlot {
-            left: &left,
-            right: &right,
-            temperature: th.temperature.into(),
-            mean: th.mean.into(),
-            theme: &theme,
-        };
         let area = Rect::new(0, 0, 12, 5);
-        let mut buf = Buffer::empty(area);
-        plot.render(area, &mut buf);
+        let buf = rendered(&game, &theme, area);
         // One column of braille from the top row to the row above the axis labels, t = 0 crossing it.
         let columns: Vec<u16> = (0..area.width)
             .filter(|&x| buf[(x, 0)].symbol() != " ")
