@@ -17,7 +17,7 @@ use super::values::RecursiveValues;
 use crate::go::{BookHash, Color, Move, Point, Symmetry};
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 mod snapshot;
@@ -323,16 +323,19 @@ fn touched_by(record: &Record, out: &mut Vec<NodeId>) -> bool {
     false
 }
 
-fn check_edges(book: &Book) -> Result<(), String> {
+/// Checks that the given nodes link only to nodes that exist (the format-2 reader checks every link of
+/// the snapshot as it reads it; what a log or a format-1 snapshot added is checked here).
+fn check_edges(book: &Book, ids: impl Iterator<Item = NodeId>) -> Result<(), String> {
     let n = book.len() as u32;
-    for (id, node) in book.nodes() {
+    if n == 0 {
+        return Err("the book has no root".into());
+    }
+    for id in ids {
+        let Some(node) = book.get(id) else { continue };
         if node.edges.iter().any(|e| e.child.0 >= n) || node.parents.iter().any(|p| p.parent.0 >= n)
         {
             return Err(format!("node {} links to a node that does not exist", id.0));
         }
-    }
-    if n == 0 {
-        return Err("the book has no root".into());
     }
     Ok(())
 }
@@ -394,10 +397,16 @@ pub fn load_without_recompute(path: &Path) -> Result<(Book, LoadReport), StoreEr
 /// Reads the snapshot (with its cached values when `use_cache`) and applies the log.
 fn load_stored(path: &Path, use_cache: bool) -> Result<(Book, LoadReport), StoreError> {
     let file = path.display().to_string();
-    // One read of the whole file: the snapshot is decoded from memory, and the buffer goes as soon as
-    // the book is built.
-    let bytes = std::fs::read(path).map_err(io_err(path))?;
-    let (version, kind, generation) = read_header(&bytes, path)?;
+    let mut input = File::open(path).map_err(io_err(path))?;
+    let len = input.metadata().map_err(io_err(path))?.len() as usize;
+    let mut head = [0u8; HEADER_LEN];
+    let got = if len < HEADER_LEN {
+        0
+    } else {
+        input.read_exact(&mut head).map_err(io_err(path))?;
+        HEADER_LEN
+    };
+    let (version, kind, generation) = read_header(&head[..got], path)?;
     if kind != KIND_SNAPSHOT {
         return Err(StoreError::Corrupt {
             file,
@@ -411,11 +420,13 @@ fn load_stored(path: &Path, use_cache: bool) -> Result<(Book, LoadReport), Store
         detail,
     };
     let (mut book, cached) = if version == 1 {
+        // Format 1 is decoded from memory, the whole file at once.
+        let mut bytes = head.to_vec();
+        input.read_to_end(&mut bytes).map_err(io_err(path))?;
         v1::decode(&bytes, &file, use_cache)?
     } else {
-        snapshot::decode(&bytes, &file, use_cache)?
+        snapshot::decode(input, len, &file, use_cache, snapshot::CHUNK_BYTES)?
     };
-    drop(bytes);
 
     let mut report = LoadReport {
         generation,
@@ -449,7 +460,12 @@ fn load_stored(path: &Path, use_cache: bool) -> Result<(Book, LoadReport), Store
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => return Err(io_err(&lpath)(e)),
     }
-    check_edges(&book).map_err(|d| corrupt(0, d))?;
+    let checked = if version == 1 {
+        check_edges(&book, book.nodes().map(|(id, _)| id))
+    } else {
+        check_edges(&book, report.log_touched.iter().copied())
+    };
+    checked.map_err(|d| corrupt(0, d))?;
     Ok((book, report))
 }
 

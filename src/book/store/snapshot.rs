@@ -5,9 +5,9 @@
 //! Decoding MessagePack went through serde per field and allocated a vector per node for its moves,
 //! another for its parents and a third for its cached move costs, only to copy them again. Fixed widths
 //! let the reader check every section's size against the file before allocating anything (a header
-//! claiming a billion nodes cannot make it reserve a billion nodes' memory), check every checksum before
-//! building anything, and then build each node with exactly one allocation per non-empty list.
-//! Layout and reasons: `docs/book-format.md`.
+//! claiming a billion nodes cannot make it reserve a billion nodes' memory), stream the file through a
+//! small buffer section by section, checksumming each as it goes, and build each node with exactly one
+//! allocation per non-empty list. Layout and reasons: `docs/book-format.md`.
 
 use super::super::cost::{CostParams, NodeCost};
 use super::super::dag::{
@@ -18,6 +18,7 @@ use super::super::values::RecursiveValues;
 use super::{DERIVED_VERSION, HEADER_LEN, KIND_SNAPSHOT, StoreError, header, move_code};
 use crate::go::{BookHash, Color, Move, Point, Symmetry};
 use serde::{Deserialize, Serialize};
+use std::io::Read;
 
 const SECTION_HEADER: usize = 24;
 /// hash (32) | to move, self-symmetries, to canonical, flags (4) | moves, parents (8) | not-in-book (72)
@@ -188,24 +189,21 @@ pub(super) fn encode(book: &Book, generation: u64) -> Result<Vec<u8>, StoreError
     Ok(out)
 }
 
-/// A section whose size and checksum have been verified.
-struct Section<'a> {
-    count: usize,
-    payload: &'a [u8],
-    /// Where the payload starts in the file.
-    offset: usize,
-}
-
-impl Section<'_> {
-    /// Record `i` and its offset in the file.
-    fn record(&self, width: usize, i: usize) -> (&[u8], usize) {
-        let at = i * width;
-        (&self.payload[at..at + width], self.offset + at)
-    }
-}
+/// How much of a section is read at a time: big enough that reading is mostly copying, small enough to
+/// stay in the CPU's cache. (Reading a whole 272 MB snapshot into fresh memory first cost more than
+/// building the book from it: the kernel had to fault in and zero every page of the buffer.)
+pub(super) const CHUNK_BYTES: usize = 1 << 20;
 
 fn tag_name(tag: &[u8]) -> String {
     String::from_utf8_lossy(tag).into_owned()
+}
+
+fn corrupt(file: &str, offset: usize, detail: String) -> StoreError {
+    StoreError::Corrupt {
+        file: file.to_string(),
+        offset: offset as u64,
+        detail,
+    }
 }
 
 /// Fixed-size little-endian field at `at` of a record (records are sliced to their width beforehand).
@@ -230,48 +228,80 @@ fn move_at(record: &[u8], at: usize) -> Move {
     }
 }
 
-struct Reader<'a> {
-    bytes: &'a [u8],
+/// A section header, checked against the file's length (its payload is not read yet).
+struct Head {
+    tag: [u8; 4],
+    crc: u32,
+    count: usize,
+    len: usize,
+    /// Where the section header starts in the file.
     at: usize,
-    file: &'a str,
+    /// Where the payload starts.
+    body: usize,
 }
 
-impl<'a> Reader<'a> {
+/// Reads a snapshot front to back, section by section, through one reused buffer of about
+/// `chunk` bytes.
+struct Reader<'a, R> {
+    input: R,
+    /// The file offset of the next byte to read.
+    at: usize,
+    /// The file's length when it was opened.
+    len: usize,
+    file: &'a str,
+    buf: Vec<u8>,
+    chunk: usize,
+}
+
+impl<R: Read> Reader<'_, R> {
     fn corrupt(&self, offset: usize, detail: String) -> StoreError {
-        StoreError::Corrupt {
-            file: self.file.to_string(),
-            offset: offset as u64,
-            detail,
+        corrupt(self.file, offset, detail)
+    }
+
+    /// Reads the next `n` bytes into `buf[..n]`. A file that ends early (it shrank while being read) is
+    /// cut short at the section starting at `section_at`.
+    fn fill(&mut self, n: usize, section_at: usize, name: &str) -> Result<(), StoreError> {
+        if self.buf.len() < n {
+            self.buf.resize(n, 0);
+        }
+        match self.input.read_exact(&mut self.buf[..n]) {
+            Ok(()) => {
+                self.at += n;
+                Ok(())
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Err(self.corrupt(
+                section_at,
+                format!("the file ends inside the {name} section (it is cut short)"),
+            )),
+            Err(source) => Err(StoreError::Io {
+                file: self.file.to_string(),
+                source,
+            }),
         }
     }
 
-    /// The next section, which must be `tag`; its length is checked against what the file holds and
-    /// against its record count before anything is allocated for it, then its checksum.
-    fn section(
-        &mut self,
-        (tag, width): ([u8; 4], Option<usize>),
-    ) -> Result<Section<'a>, StoreError> {
+    /// The next section's header, which must be `tag`'s. Its length is checked against what the file
+    /// holds and against its record count before anything is allocated for it.
+    fn head(&mut self, (tag, width): ([u8; 4], Option<usize>)) -> Result<Head, StoreError> {
         let name = tag_name(&tag);
         let at = self.at;
-        let bytes = self.bytes;
-        if bytes.len() - at < SECTION_HEADER {
+        if self.len - at < SECTION_HEADER {
             return Err(self.corrupt(
                 at,
                 format!("the file ends where the {name} section should start (it is cut short)"),
             ));
         }
-        let h = &bytes[at..at + SECTION_HEADER];
+        self.fill(SECTION_HEADER, at, &name)?;
+        let h = &self.buf[..SECTION_HEADER];
         if h[..4] != tag {
-            return Err(self.corrupt(
-                at,
-                format!("expected the {name} section, found `{}`", tag_name(&h[..4])),
-            ));
+            let found = tag_name(&h[..4]);
+            return Err(self.corrupt(at, format!("expected the {name} section, found `{found}`")));
         }
         let crc = u32_at(h, 4);
         let count = u64::from_le_bytes(le(h, 8));
         let len = u64::from_le_bytes(le(h, 16));
         let body = at + SECTION_HEADER;
-        let available = (bytes.len() - body) as u64;
+        let available = (self.len - body) as u64;
         if len > available {
             return Err(self.corrupt(
                 at,
@@ -290,212 +320,364 @@ impl<'a> Reader<'a> {
                 format!("the {name} section claims {count} records in {len} bytes"),
             ));
         }
-        let payload = &bytes[body..body + len as usize];
-        if crc32fast::hash(payload) != crc {
-            return Err(self.corrupt(body, format!("the {name} section fails its checksum")));
-        }
-        self.at = body + len as usize;
-        Ok(Section {
-            // Bounded by the file's length, so it fits.
+        Ok(Head {
+            tag,
+            crc,
+            // Both bounded by the file's length, so they fit.
             count: count as usize,
-            payload,
-            offset: body,
+            len: len as usize,
+            at,
+            body,
         })
+    }
+
+    fn checksum_failure(&self, head: &Head) -> StoreError {
+        let name = tag_name(&head.tag);
+        self.corrupt(head.body, format!("the {name} section fails its checksum"))
+    }
+
+    /// A whole payload (for the one-value META section), checksummed.
+    fn payload(&mut self, head: &Head) -> Result<Vec<u8>, StoreError> {
+        self.fill(head.len, head.at, &tag_name(&head.tag))?;
+        let payload = &self.buf[..head.len];
+        if crc32fast::hash(payload) != head.crc {
+            return Err(self.checksum_failure(head));
+        }
+        Ok(payload.to_vec())
+    }
+
+    /// Streams a section's records through `each` (record index, record, its file offset), checking
+    /// the checksum on the way. An error from `each` stops the decoding but is reported only once the
+    /// checksum has passed: a flipped bit is a checksum failure, not whatever nonsense it decodes to.
+    /// (What was built from a section that then fails is dropped with the half-built book.)
+    fn records(
+        &mut self,
+        head: &Head,
+        width: usize,
+        mut each: impl FnMut(usize, &[u8], usize) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let name = tag_name(&head.tag);
+        let per_chunk = (self.chunk / width).max(1) * width;
+        let mut crc = crc32fast::Hasher::new();
+        let mut problem = None;
+        let mut done = 0;
+        while done < head.len {
+            let n = per_chunk.min(head.len - done);
+            self.fill(n, head.at, &name)?;
+            let chunk = &self.buf[..n];
+            crc.update(chunk);
+            if problem.is_none() {
+                let first = done / width;
+                for (k, record) in chunk.chunks_exact(width).enumerate() {
+                    if let Err(e) = each(first + k, record, head.body + done + k * width) {
+                        problem = Some(e);
+                        break;
+                    }
+                }
+            }
+            done += n;
+        }
+        if crc.finalize() != head.crc {
+            return Err(self.checksum_failure(head));
+        }
+        problem.map_or(Ok(()), Err)
     }
 }
 
-/// Decodes a format-2 snapshot (the whole file, header included). Returns the book and whether its
-/// cached values and costs were installed (`use_cache` and a cache of the current [`DERIVED_VERSION`]).
+/// Deals a section's records out to the nodes in id order: node i gets the next `counts[i]` of them.
+struct Lists<'c, T> {
+    counts: &'c [u32],
+    node: usize,
+    list: Vec<T>,
+}
+
+impl<'c, T> Lists<'c, T> {
+    fn new(counts: &'c [u32]) -> Self {
+        let mut lists = Lists {
+            counts,
+            node: 0,
+            list: Vec::new(),
+        };
+        lists.start(0);
+        lists
+    }
+
+    /// Moves to the first node from `from` on that has records, with a list of exactly its size (so
+    /// boxing the list does not reallocate).
+    fn start(&mut self, from: usize) {
+        self.node = from;
+        while self.counts.get(self.node) == Some(&0) {
+            self.node += 1;
+        }
+        if let Some(&count) = self.counts.get(self.node) {
+            self.list = Vec::with_capacity(count as usize);
+        }
+    }
+
+    /// The node the next record belongs to (the counts were checked to add up to the records).
+    fn owner(&self) -> usize {
+        self.node
+    }
+
+    /// Adds the owner's next record; returns the owner and its list once that is complete.
+    fn push(&mut self, item: T) -> Option<(usize, Box<[T]>)> {
+        self.list.push(item);
+        if self.list.len() < self.counts[self.node] as usize {
+            return None;
+        }
+        let done = (self.node, std::mem::take(&mut self.list).into_boxed_slice());
+        self.start(self.node + 1);
+        Some(done)
+    }
+}
+
+fn symmetry(file: &str, id: u8, offset: usize) -> Result<Symmetry, StoreError> {
+    Symmetry::from_id(id).ok_or_else(|| corrupt(file, offset, format!("bad symmetry id {id}")))
+}
+
+/// `target` as a node id of a book of `n` nodes; `what` and `owner` only name the culprit in the error.
+fn link(
+    file: &str,
+    n: usize,
+    target: u32,
+    offset: usize,
+    what: &str,
+    owner: usize,
+) -> Result<NodeId, StoreError> {
+    if (target as usize) < n {
+        Ok(NodeId(target))
+    } else {
+        Err(corrupt(
+            file,
+            offset,
+            format!("{what} {owner} links to node {target}, the book has {n} nodes"),
+        ))
+    }
+}
+
+/// A node from its NODE record (moves and parents come from their own sections).
+fn node_from(file: &str, i: usize, rec: &[u8], at: usize) -> Result<Node, StoreError> {
+    let to_move = match rec[32] {
+        0 => Color::Black,
+        1 => Color::White,
+        x => {
+            return Err(corrupt(
+                file,
+                at + 32,
+                format!("node {i}: player to move {x}"),
+            ));
+        }
+    };
+    let hash = BookHash {
+        state: u128::from_le_bytes(le(rec, 0)),
+        history: u128::from_le_bytes(le(rec, 16)),
+    };
+    let mut node = Node::new(
+        hash,
+        to_move,
+        SymmetrySet(rec[33]),
+        symmetry(file, rec[34], at + 34)?,
+    );
+    node.can_expand = rec[35] & 1 != 0;
+    let f = |k: usize| f64_at(rec, 44 + 8 * k);
+    node.not_in_book = SearchValues {
+        win_loss: f(0),
+        score_mean: f(1),
+        sharp_score: f(2),
+        win_loss_error: f(3),
+        score_error: f(4),
+        score_stdev: f(5),
+        max_policy: f(6),
+        weight: f(7),
+        visits: f(8),
+    };
+    Ok(node)
+}
+
+/// Installs a VALS record (cached values and costs) in `node`.
+fn install_values(node: &mut Node, v: &[u8]) {
+    let f = |k: usize| f64_at(v, 8 * k);
+    node.values = RecursiveValues {
+        win_loss: f(0),
+        score_mean: f(1),
+        sharp_score: f(2),
+        win_loss_lcb: f(3),
+        win_loss_ucb: f(4),
+        score_lcb: f(5),
+        score_ucb: f(6),
+        weight: f(7),
+        visits: f(8),
+        adjusted_visits: f(9),
+    };
+    node.cost = NodeCost {
+        min_depth: u32_at(v, 80),
+        min_cost_from_root: f64_at(v, 84),
+        expansion_cost: f64_at(v, 92),
+        min_cost_wl_pv: f64_at(v, 100),
+        biggest_wl_cost: f64_at(v, 108),
+        best_parent: u32_at(v, 116),
+        expansion_is_wl_pv: v[120] != 0,
+    };
+}
+
+/// Decodes a format-2 snapshot from `input`, which is positioned just after the file header; `len` is
+/// the file's length. Returns the book and whether its cached values and costs were installed
+/// (`use_cache` and a cache of the current [`DERIVED_VERSION`]).
+///
+/// The file is read once, front to back, `chunk` bytes at a time. Each section is checksummed as it
+/// streams by and nothing from it is used by a later section (or returned) unless its checksum passed;
+/// every count is checked against the file's length or an earlier, verified section before anything
+/// is allocated for it.
 pub(super) fn decode(
-    bytes: &[u8],
+    input: impl Read,
+    len: usize,
     file: &str,
     use_cache: bool,
+    chunk: usize,
 ) -> Result<(Book, bool), StoreError> {
     let mut r = Reader {
-        bytes,
+        input,
         at: HEADER_LEN,
+        len,
         file,
+        buf: Vec::with_capacity(chunk.min(len)),
+        chunk,
     };
-    // Every section is located and checksummed before anything is built from it.
-    let meta = r.section(META)?;
-    let nodes = r.section(NODES)?;
-    let edges = r.section(EDGES)?;
-    let parents = r.section(PARENTS)?;
-    let values = r.section(VALUES)?;
-    let edge_costs = r.section(EDGE_COSTS)?;
-    let marks = r.section(MARKS)?;
-    if r.at != bytes.len() {
-        return Err(r.corrupt(
-            r.at,
-            format!(
-                "{} unexpected bytes follow the last section",
-                bytes.len() - r.at
-            ),
-        ));
-    }
+    let meta = r.head(META)?;
     let SnapshotMeta {
         meta: book_meta,
         params,
         derived_version,
-    } = rmp_serde::from_slice(meta.payload).map_err(|e| {
-        r.corrupt(
-            meta.offset,
-            format!("the META section does not decode: {e}"),
-        )
-    })?;
+    } = rmp_serde::from_slice(&r.payload(&meta)?)
+        .map_err(|e| r.corrupt(meta.body, format!("the META section does not decode: {e}")))?;
+
+    let nodes = r.head(NODES)?;
     let n = nodes.count;
     if n == 0 || n > u32::MAX as usize {
-        return Err(r.corrupt(nodes.offset, format!("a book of {n} nodes")));
+        return Err(r.corrupt(nodes.body, format!("a book of {n} nodes")));
     }
-    // The per-node list lengths must add up to the sections that hold the lists.
-    let (mut edge_total, mut parent_total) = (0usize, 0usize);
-    for rec in nodes.payload.chunks_exact(NODE_WIDTH) {
-        edge_total += u32_at(rec, 36) as usize;
-        parent_total += u32_at(rec, 40) as usize;
-    }
-    if edge_total != edges.count || parent_total != parents.count {
-        return Err(r.corrupt(
-            nodes.offset,
-            format!(
-                "the nodes list {edge_total} moves and {parent_total} parents, the EDGE and PRNT \
-                 sections hold {} and {}",
-                edges.count, parents.count
-            ),
-        ));
-    }
-    let has_cache = values.count > 0 || edge_costs.count > 0;
-    if has_cache && (values.count != n || edge_costs.count != edges.count) {
-        return Err(r.corrupt(
-            values.offset,
-            format!(
-                "cached values for {} nodes and {} moves in a book of {n} nodes and {} moves",
-                values.count, edge_costs.count, edges.count
-            ),
-        ));
-    }
-    let cached = use_cache && has_cache && derived_version == DERIVED_VERSION;
+    let mut arena: Vec<Node> = Vec::with_capacity(n);
+    let (mut edge_counts, mut parent_counts) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    r.records(&nodes, NODE_WIDTH, |i, rec, at| {
+        edge_counts.push(u32_at(rec, 36));
+        parent_counts.push(u32_at(rec, 40));
+        arena.push(node_from(file, i, rec, at)?);
+        Ok(())
+    })?;
 
-    let symmetry = |id: u8, offset: usize| {
-        Symmetry::from_id(id).ok_or_else(|| r.corrupt(offset, format!("bad symmetry id {id}")))
+    // The per-node list lengths must add up to the sections that hold the lists.
+    let lists_add_up = |head: &Head, counts: &[u32], what: &str| {
+        let total: usize = counts.iter().map(|&c| c as usize).sum();
+        if total == head.count {
+            return Ok(());
+        }
+        let name = tag_name(&head.tag);
+        Err(corrupt(
+            file,
+            nodes.body,
+            format!(
+                "the nodes list {total} {what}, the {name} section holds {}",
+                head.count
+            ),
+        ))
     };
-    // `what` and `owner` only name the culprit in the error, built when there is one.
-    let link = |target: u32, offset: usize, what: &str, owner: usize| {
-        if (target as usize) < n {
-            Ok(NodeId(target))
-        } else {
-            Err(r.corrupt(
-                offset,
-                format!("{what} {owner} links to node {target}, the book has {n} nodes"),
-            ))
+    let edges = r.head(EDGES)?;
+    lists_add_up(&edges, &edge_counts, "moves")?;
+    let mut lists = Lists::new(&edge_counts);
+    r.records(&edges, EDGE_WIDTH, |_, e, at| {
+        let owner = lists.owner();
+        let edge = Edge {
+            mv: move_at(e, 0),
+            to_child: symmetry(file, e[2], at + 2)?,
+            child: link(file, n, u32_at(e, 4), at + 4, "a move of node", owner)?,
+            prior: f32::from_le_bytes(le(e, 8)),
+            cost_from_root: 0.0,
+            biggest_wl_cost: 0.0,
+            is_wl_pv: false,
+        };
+        if let Some((i, list)) = lists.push(edge) {
+            arena[i].edges = list;
         }
+        Ok(())
+    })?;
+
+    let parents = r.head(PARENTS)?;
+    lists_add_up(&parents, &parent_counts, "parents")?;
+    let mut lists = Lists::new(&parent_counts);
+    r.records(&parents, PARENT_WIDTH, |_, p, at| {
+        let owner = lists.owner();
+        let parent = ParentLink {
+            parent: link(file, n, u32_at(p, 0), at, "a parent link of node", owner)?,
+            mv: move_at(p, 4),
+        };
+        if let Some((i, list)) = lists.push(parent) {
+            arena[i].parents = list;
+        }
+        Ok(())
+    })?;
+
+    // The cache is complete or absent; it is installed only when computed the way this tengen does.
+    let values = r.head(VALUES)?;
+    let inconsistent_cache = |edge_costs: usize| {
+        corrupt(
+            file,
+            values.body,
+            format!(
+                "cached values for {} nodes and {edge_costs} moves in a book of {n} nodes and {} moves",
+                values.count, edges.count
+            ),
+        )
     };
-    let mut book = Book::empty(book_meta, params, n);
-    let (mut next_edge, mut next_parent) = (0usize, 0usize);
-    for i in 0..n {
-        let (rec, at) = nodes.record(NODE_WIDTH, i);
-        let to_move = match rec[32] {
-            0 => Color::Black,
-            1 => Color::White,
-            x => return Err(r.corrupt(at + 32, format!("node {i}: player to move {x}"))),
-        };
-        let hash = BookHash {
-            state: u128::from_le_bytes(le(rec, 0)),
-            history: u128::from_le_bytes(le(rec, 16)),
-        };
-        let mut node = Node::new(
-            hash,
-            to_move,
-            SymmetrySet(rec[33]),
-            symmetry(rec[34], at + 34)?,
-        );
-        node.can_expand = rec[35] & 1 != 0;
-        let f = |k: usize| f64_at(rec, 44 + 8 * k);
-        node.not_in_book = SearchValues {
-            win_loss: f(0),
-            score_mean: f(1),
-            sharp_score: f(2),
-            win_loss_error: f(3),
-            score_error: f(4),
-            score_stdev: f(5),
-            max_policy: f(6),
-            weight: f(7),
-            visits: f(8),
-        };
-        // Exact capacity, so turning the vectors into boxed slices does not reallocate.
-        let edge_count = u32_at(rec, 36) as usize;
-        let mut list = Vec::with_capacity(edge_count);
-        for k in next_edge..next_edge + edge_count {
-            let (e, at) = edges.record(EDGE_WIDTH, k);
-            let mut edge = Edge {
-                mv: move_at(e, 0),
-                to_child: symmetry(e[2], at + 2)?,
-                child: link(u32_at(e, 4), at + 4, "a move of node", i)?,
-                prior: f32::from_le_bytes(le(e, 8)),
-                cost_from_root: 0.0,
-                biggest_wl_cost: 0.0,
-                is_wl_pv: false,
-            };
-            if cached {
-                let (c, _) = edge_costs.record(EDGE_COST_WIDTH, k);
-                edge.cost_from_root = f64_at(c, 0);
-                edge.biggest_wl_cost = f64_at(c, 8);
-                edge.is_wl_pv = c[16] != 0;
-            }
-            list.push(edge);
-        }
-        next_edge += edge_count;
-        node.edges = list.into_boxed_slice();
-        let parent_count = u32_at(rec, 40) as usize;
-        let mut list = Vec::with_capacity(parent_count);
-        for k in next_parent..next_parent + parent_count {
-            let (p, at) = parents.record(PARENT_WIDTH, k);
-            list.push(ParentLink {
-                parent: link(u32_at(p, 0), at, "a parent link of node", i)?,
-                mv: move_at(p, 4),
-            });
-        }
-        next_parent += parent_count;
-        node.parents = list.into_boxed_slice();
-        if cached {
-            let (v, _) = values.record(VALUES_WIDTH, i);
-            let f = |k: usize| f64_at(v, 8 * k);
-            node.values = RecursiveValues {
-                win_loss: f(0),
-                score_mean: f(1),
-                sharp_score: f(2),
-                win_loss_lcb: f(3),
-                win_loss_ucb: f(4),
-                score_lcb: f(5),
-                score_ucb: f(6),
-                weight: f(7),
-                visits: f(8),
-                adjusted_visits: f(9),
-            };
-            node.cost = NodeCost {
-                min_depth: u32_at(v, 80),
-                min_cost_from_root: f64_at(v, 84),
-                expansion_cost: f64_at(v, 92),
-                min_cost_wl_pv: f64_at(v, 100),
-                biggest_wl_cost: f64_at(v, 108),
-                best_parent: u32_at(v, 116),
-                expansion_is_wl_pv: v[120] != 0,
-            };
-        }
-        book.push_node(node);
+    if values.count != 0 && values.count != n {
+        return Err(inconsistent_cache(0));
     }
+    let cached = use_cache && values.count == n && derived_version == DERIVED_VERSION;
+    r.records(&values, VALUES_WIDTH, |i, v, _| {
+        if cached {
+            install_values(&mut arena[i], v);
+        }
+        Ok(())
+    })?;
+    let edge_costs = r.head(EDGE_COSTS)?;
+    let expected = if values.count == 0 { 0 } else { edges.count };
+    if edge_costs.count != expected {
+        return Err(inconsistent_cache(edge_costs.count));
+    }
+    // (node, move) of the next cached move cost; the counts were checked to match.
+    let (mut i, mut j) = (0usize, 0usize);
+    r.records(&edge_costs, EDGE_COST_WIDTH, |_, c, _| {
+        if cached {
+            while j == arena[i].edges.len() {
+                (i, j) = (i + 1, 0);
+            }
+            let edge = &mut arena[i].edges[j];
+            edge.cost_from_root = f64_at(c, 0);
+            edge.biggest_wl_cost = f64_at(c, 8);
+            edge.is_wl_pv = c[16] != 0;
+            j += 1;
+        }
+        Ok(())
+    })?;
+
+    let mut book = Book::from_nodes(book_meta, params, arena);
+    let marks = r.head(MARKS)?;
     book.marks.reserve(marks.count);
-    for i in 0..marks.count {
-        let (m, at) = marks.record(MARK_WIDTH, i);
-        let id = link(u32_at(m, 0), at, "mark record", i)?;
-        book.marks.insert(
-            id,
-            Marks {
-                bonus: f64_at(m, 4),
-                expand: f64_at(m, 12),
-                visits: f64_at(m, 20),
-                branch: u32_at(m, 28),
-            },
-        );
+    r.records(&marks, MARK_WIDTH, |k, m, at| {
+        let id = link(file, n, u32_at(m, 0), at, "mark record", k)?;
+        let marks = Marks {
+            bonus: f64_at(m, 4),
+            expand: f64_at(m, 12),
+            visits: f64_at(m, 20),
+            branch: u32_at(m, 28),
+        };
+        book.marks.insert(id, marks);
+        Ok(())
+    })?;
+    if r.at != r.len {
+        return Err(r.corrupt(
+            r.at,
+            format!("{} unexpected bytes follow the last section", r.len - r.at),
+        ));
     }
     Ok((book, cached))
 }

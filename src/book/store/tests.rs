@@ -393,3 +393,139 @@ fn a_huge_claimed_size_allocates_nothing() {
     let (_, detail) = corrupt_at(load(&path));
     assert!(detail.contains("end record"), "{detail}");
 }
+
+/// Decodes a format-2 snapshot from memory through `chunk`-byte reads (the loader reads 1 MiB ones).
+fn decode_in_chunks(bytes: &[u8], chunk: usize) -> Result<(Book, bool), StoreError> {
+    snapshot::decode(
+        &bytes[HEADER_LEN..],
+        bytes.len(),
+        "s.tengenbook",
+        true,
+        chunk,
+    )
+}
+
+/// The reader streams the file through a small buffer: move lists, parent lists and cached move costs
+/// that straddle two reads come back whole, whatever the read size.
+#[test]
+fn a_snapshot_read_in_small_chunks_comes_back_whole() {
+    let mut synthetic = crate::book::synthetic::build(3000, 4);
+    crate::book::recompute_everything(&mut synthetic);
+    for book in [marked_book(), synthetic] {
+        let bytes = snapshot_bytes(&book, 3).unwrap();
+        for chunk in [1, 7, 13, 100, 4096, snapshot::CHUNK_BYTES] {
+            let (loaded, cached) = decode_in_chunks(&bytes, chunk).unwrap();
+            assert!(cached, "chunk {chunk}");
+            identical(&loaded, &book);
+        }
+    }
+}
+
+/// A file that ends before the length it had when it was opened (another process shrank it) is
+/// reported as cut short at the section it cuts, whatever the read size.
+#[test]
+fn a_file_that_shrinks_while_read_is_cut_short() {
+    let bytes = snapshot_bytes(&marked_book(), 3).unwrap();
+    for (tag, at, len) in sections(&bytes) {
+        let cut = at + 24 + len / 2;
+        for chunk in [7, snapshot::CHUNK_BYTES] {
+            let result = snapshot::decode(
+                &bytes[HEADER_LEN..cut],
+                bytes.len(),
+                "s.tengenbook",
+                true,
+                chunk,
+            );
+            let Err(StoreError::Corrupt { offset, detail, .. }) = result else {
+                panic!("a shrunk file loaded or failed otherwise");
+            };
+            let name = String::from_utf8_lossy(&tag).into_owned();
+            assert_eq!(offset, at as u64, "{name}: {detail}");
+            assert!(
+                detail.contains("cut short") && detail.contains(&name),
+                "{detail}"
+            );
+        }
+    }
+}
+
+/// A damaged record that would decode to nonsense (a player to move of 7) is reported as what it is, a
+/// checksum failure, even though the reader meets the nonsense before the end of the section; the same
+/// value with a valid checksum is reported as the bad value it is, at its offset.
+#[test]
+fn a_checksum_failure_is_reported_before_what_the_damage_decodes_to() {
+    let book = marked_book();
+    let good = snapshot_bytes(&book, 3).unwrap();
+    let (_, nodes_at, _) = sections(&good)[1];
+    let to_move_at = nodes_at + 24 + 3 * snapshot::NODE_WIDTH + 32;
+    let mut bad = good.clone();
+    bad[to_move_at] = 7;
+    for chunk in [snapshot::NODE_WIDTH, snapshot::CHUNK_BYTES] {
+        let Err(StoreError::Corrupt { offset, detail, .. }) = decode_in_chunks(&bad, chunk) else {
+            panic!("a damaged snapshot loaded");
+        };
+        assert_eq!(offset, (nodes_at + 24) as u64, "{detail}");
+        assert!(
+            detail.contains("NODE section fails its checksum"),
+            "{detail}"
+        );
+    }
+    reseal(&mut bad, nodes_at);
+    let Err(StoreError::Corrupt { offset, detail, .. }) =
+        decode_in_chunks(&bad, snapshot::NODE_WIDTH)
+    else {
+        panic!("a bad player to move loaded");
+    };
+    assert_eq!(offset, to_move_at as u64, "{detail}");
+    assert!(detail.contains("node 3: player to move 7"), "{detail}");
+}
+
+/// The snapshot reader checks every link as it reads; what a log adds is still checked after it.
+#[test]
+fn a_log_node_linking_to_a_missing_node_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.tengenbook");
+    let book = marked_book();
+    let store = BookStore::create(&path, &book).unwrap();
+    drop(store);
+    let mut store = BookStore::open(&path).unwrap().0;
+    let mut node = StoredNode::from_node(book.node(NodeId(5)));
+    node.edges.push((0, 0, book.len() as u32 + 10, 0.5));
+    store.append(&[Record::Nodes(vec![(5, node)])]).unwrap();
+    drop(store);
+    let (_, detail) = corrupt_at(load(&path));
+    assert!(
+        detail.contains("node 5 links to a node that does not exist"),
+        "{detail}"
+    );
+}
+
+/// Nodes whose different hashes share an index key (the index keeps 64 bits of a hash) are all found
+/// after loading: the loader fills the index in table order, the rare collision goes to the overflow.
+#[test]
+fn nodes_whose_index_keys_collide_are_all_found_after_loading() {
+    let mut book = crate::book::synthetic::build(50, 2);
+    let mut rng = crate::go::playout::FastRng::new(5);
+    let children = crate::book::synthetic::expand_randomly(&mut book, NodeId(0), 4, &mut rng);
+    // The key is state (low half) ^ state (high half) <<< 17 ^ history (low half) <<< 31: these
+    // hashes all have key 1.
+    let colliding = [
+        (1, 0),
+        (0, 1 << 33),
+        (1 << 64 | (1 << 17) ^ 1, 0),
+        (1, 1 << 64),
+    ];
+    for (&id, (state, history)) in children[1..].iter().zip(colliding) {
+        let mut node = book.node(id).clone();
+        node.hash = BookHash { state, history };
+        book.replace_node(id, node);
+    }
+    for &id in &children[1..] {
+        assert_eq!(book.find(&book.node(id).hash), Some(id));
+    }
+    crate::book::recompute_everything(&mut book);
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_snapshot(dir.path(), &book);
+    let (loaded, _) = load(&path).unwrap();
+    identical(&book, &loaded);
+}
