@@ -26,12 +26,18 @@ pub struct BookBenchArgs {
     load_only: Option<PathBuf>,
 }
 
-/// CPU time of the calling thread in seconds (Linux), so figures hold on a busy shared machine.
-fn thread_cpu_s() -> f64 {
+/// Field `k` of the calling thread's scheduler statistics in seconds (Linux): 0 is its CPU time, 1 the
+/// time it was ready to run but waited for a CPU.
+fn thread_schedstat_s(k: usize) -> f64 {
     std::fs::read_to_string("/proc/thread-self/schedstat")
         .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+        .and_then(|s| s.split_whitespace().nth(k)?.parse::<f64>().ok())
         .map_or(0.0, |ns| ns / 1e9)
+}
+
+/// CPU time of the calling thread in seconds (Linux), so figures hold on a busy shared machine.
+fn thread_cpu_s() -> f64 {
+    thread_schedstat_s(0)
 }
 
 /// Resident memory of this process in bytes (Linux), from /proc/self/statm.
@@ -45,9 +51,11 @@ pub fn run(args: BookBenchArgs) -> Result<ExitCode> {
     if let Some(path) = args.load_only {
         let before = rss_bytes().unwrap_or(0);
         // What `tengen book` does: read the snapshot with its cached values (and the log, empty here).
-        let (start, cpu) = (Instant::now(), thread_cpu_s());
+        let (start, cpu, waited) = (Instant::now(), thread_cpu_s(), thread_schedstat_s(1));
         let (book, _) = load(&path)?;
         let (secs, load_cpu) = (start.elapsed().as_secs_f64(), thread_cpu_s() - cpu);
+        // On a shared machine wall time is CPU time plus the wait for a CPU; the rest is I/O.
+        let load_cpu_wait = thread_schedstat_s(1) - waited;
         let after = rss_bytes().unwrap_or(0);
         // For comparison: the stored data alone, then KataGo's way, a full recompute.
         let (start, cpu) = (Instant::now(), thread_cpu_s());
@@ -61,7 +69,7 @@ pub fn run(args: BookBenchArgs) -> Result<ExitCode> {
         println!(
             "{}",
             serde_json::json!({
-                "load_s": secs, "load_cpu_s": load_cpu,
+                "load_s": secs, "load_cpu_s": load_cpu, "load_waiting_for_cpu_s": load_cpu_wait,
                 "without_cache": { "read_s": read_s, "read_cpu_s": read_cpu,
                     "full_recompute_s": recompute_s, "full_recompute_cpu_s": recompute_cpu },
                 "rss_book_bytes": after.saturating_sub(before),
