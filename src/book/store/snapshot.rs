@@ -520,6 +520,176 @@ fn install_values(node: &mut Node, v: &[u8]) {
     };
 }
 
+/// The NODE section: the node arena and each node's move and parent counts.
+struct NodeColumns {
+    head: Head,
+    arena: Vec<Node>,
+    edge_counts: Vec<u32>,
+    parent_counts: Vec<u32>,
+}
+
+fn read_nodes(r: &mut Reader<'_, impl Read>) -> Result<NodeColumns, StoreError> {
+    let head = r.head(NODES)?;
+    let n = head.count;
+    if n == 0 || n > u32::MAX as usize {
+        return Err(r.corrupt(head.body, format!("a book of {n} nodes")));
+    }
+    let file = r.file;
+    let mut arena = Vec::with_capacity(n);
+    let (mut edge_counts, mut parent_counts) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    r.records(&head, NODE_WIDTH, |i, rec, at| {
+        edge_counts.push(u32_at(rec, 36));
+        parent_counts.push(u32_at(rec, 40));
+        arena.push(node_from(file, i, rec, at)?);
+        Ok(())
+    })?;
+    Ok(NodeColumns {
+        head,
+        arena,
+        edge_counts,
+        parent_counts,
+    })
+}
+
+/// The next section, whose records are per-node lists: it must hold as many records as `counts` (from
+/// the verified NODE section) adds up to, checked before any list is allocated.
+fn list_head(
+    r: &mut Reader<'_, impl Read>,
+    section: ([u8; 4], Option<usize>),
+    nodes: &Head,
+    counts: &[u32],
+    what: &str,
+) -> Result<Head, StoreError> {
+    let head = r.head(section)?;
+    let total: usize = counts.iter().map(|&c| c as usize).sum();
+    if total != head.count {
+        let name = tag_name(&head.tag);
+        return Err(r.corrupt(
+            nodes.body,
+            format!(
+                "the nodes list {total} {what}, the {name} section holds {}",
+                head.count
+            ),
+        ));
+    }
+    Ok(head)
+}
+
+/// The EDGE section: every node's moves. Returns the section's header.
+fn read_edges(r: &mut Reader<'_, impl Read>, nodes: &mut NodeColumns) -> Result<Head, StoreError> {
+    let head = list_head(r, EDGES, &nodes.head, &nodes.edge_counts, "moves")?;
+    let (file, n) = (r.file, nodes.arena.len());
+    let mut lists = Lists::new(&nodes.edge_counts);
+    let arena = &mut nodes.arena;
+    r.records(&head, EDGE_WIDTH, |_, e, at| {
+        let owner = lists.owner();
+        let edge = Edge {
+            mv: move_at(e, 0),
+            to_child: symmetry(file, e[2], at + 2)?,
+            child: link(file, n, u32_at(e, 4), at + 4, "a move of node", owner)?,
+            prior: f32::from_le_bytes(le(e, 8)),
+            cost_from_root: 0.0,
+            biggest_wl_cost: 0.0,
+            is_wl_pv: false,
+        };
+        if let Some((i, list)) = lists.push(edge) {
+            arena[i].edges = list;
+        }
+        Ok(())
+    })?;
+    Ok(head)
+}
+
+/// The PRNT section: every node's parent links.
+fn read_parents(r: &mut Reader<'_, impl Read>, nodes: &mut NodeColumns) -> Result<(), StoreError> {
+    let head = list_head(r, PARENTS, &nodes.head, &nodes.parent_counts, "parents")?;
+    let (file, n) = (r.file, nodes.arena.len());
+    let mut lists = Lists::new(&nodes.parent_counts);
+    let arena = &mut nodes.arena;
+    r.records(&head, PARENT_WIDTH, |_, p, at| {
+        let owner = lists.owner();
+        let parent = ParentLink {
+            parent: link(file, n, u32_at(p, 0), at, "a parent link of node", owner)?,
+            mv: move_at(p, 4),
+        };
+        if let Some((i, list)) = lists.push(parent) {
+            arena[i].parents = list;
+        }
+        Ok(())
+    })
+}
+
+/// The VALS and ECST sections, complete or both empty; installed only when `usable` (computed the way
+/// this tengen computes). Returns whether they were installed. They are checksummed either way.
+fn read_cache(
+    r: &mut Reader<'_, impl Read>,
+    arena: &mut [Node],
+    edges: &Head,
+    usable: bool,
+) -> Result<bool, StoreError> {
+    let n = arena.len();
+    let values = r.head(VALUES)?;
+    let inconsistent = |edge_costs: usize| {
+        corrupt(
+            r.file,
+            values.body,
+            format!(
+                "cached values for {} nodes and {edge_costs} moves in a book of {n} nodes and {} moves",
+                values.count, edges.count
+            ),
+        )
+    };
+    if values.count != 0 && values.count != n {
+        return Err(inconsistent(0));
+    }
+    let cached = usable && values.count == n;
+    r.records(&values, VALUES_WIDTH, |i, v, _| {
+        if cached {
+            install_values(&mut arena[i], v);
+        }
+        Ok(())
+    })?;
+    let edge_costs = r.head(EDGE_COSTS)?;
+    let expected = if values.count == 0 { 0 } else { edges.count };
+    if edge_costs.count != expected {
+        return Err(inconsistent(edge_costs.count));
+    }
+    // (node, move) of the next cached move cost; the counts were checked to match.
+    let (mut i, mut j) = (0usize, 0usize);
+    r.records(&edge_costs, EDGE_COST_WIDTH, |_, c, _| {
+        if cached {
+            while j == arena[i].edges.len() {
+                (i, j) = (i + 1, 0);
+            }
+            let edge = &mut arena[i].edges[j];
+            edge.cost_from_root = f64_at(c, 0);
+            edge.biggest_wl_cost = f64_at(c, 8);
+            edge.is_wl_pv = c[16] != 0;
+            j += 1;
+        }
+        Ok(())
+    })?;
+    Ok(cached)
+}
+
+/// The MARK section, into `book`.
+fn read_marks(r: &mut Reader<'_, impl Read>, book: &mut Book) -> Result<(), StoreError> {
+    let head = r.head(MARKS)?;
+    let (file, n) = (r.file, book.len());
+    book.marks.reserve(head.count);
+    r.records(&head, MARK_WIDTH, |k, m, at| {
+        let id = link(file, n, u32_at(m, 0), at, "mark record", k)?;
+        let marks = Marks {
+            bonus: f64_at(m, 4),
+            expand: f64_at(m, 12),
+            visits: f64_at(m, 20),
+            branch: u32_at(m, 28),
+        };
+        book.marks.insert(id, marks);
+        Ok(())
+    })
+}
+
 /// Decodes a format-2 snapshot from `input`, which is positioned just after the file header; `len` is
 /// the file's length. Returns the book and whether its cached values and costs were installed
 /// (`use_cache` and a cache of the current [`DERIVED_VERSION`]).
@@ -550,129 +720,13 @@ pub(super) fn decode(
         derived_version,
     } = rmp_serde::from_slice(&r.payload(&meta)?)
         .map_err(|e| r.corrupt(meta.body, format!("the META section does not decode: {e}")))?;
-
-    let nodes = r.head(NODES)?;
-    let n = nodes.count;
-    if n == 0 || n > u32::MAX as usize {
-        return Err(r.corrupt(nodes.body, format!("a book of {n} nodes")));
-    }
-    let mut arena: Vec<Node> = Vec::with_capacity(n);
-    let (mut edge_counts, mut parent_counts) = (Vec::with_capacity(n), Vec::with_capacity(n));
-    r.records(&nodes, NODE_WIDTH, |i, rec, at| {
-        edge_counts.push(u32_at(rec, 36));
-        parent_counts.push(u32_at(rec, 40));
-        arena.push(node_from(file, i, rec, at)?);
-        Ok(())
-    })?;
-
-    // The per-node list lengths must add up to the sections that hold the lists.
-    let lists_add_up = |head: &Head, counts: &[u32], what: &str| {
-        let total: usize = counts.iter().map(|&c| c as usize).sum();
-        if total == head.count {
-            return Ok(());
-        }
-        let name = tag_name(&head.tag);
-        Err(corrupt(
-            file,
-            nodes.body,
-            format!(
-                "the nodes list {total} {what}, the {name} section holds {}",
-                head.count
-            ),
-        ))
-    };
-    let edges = r.head(EDGES)?;
-    lists_add_up(&edges, &edge_counts, "moves")?;
-    let mut lists = Lists::new(&edge_counts);
-    r.records(&edges, EDGE_WIDTH, |_, e, at| {
-        let owner = lists.owner();
-        let edge = Edge {
-            mv: move_at(e, 0),
-            to_child: symmetry(file, e[2], at + 2)?,
-            child: link(file, n, u32_at(e, 4), at + 4, "a move of node", owner)?,
-            prior: f32::from_le_bytes(le(e, 8)),
-            cost_from_root: 0.0,
-            biggest_wl_cost: 0.0,
-            is_wl_pv: false,
-        };
-        if let Some((i, list)) = lists.push(edge) {
-            arena[i].edges = list;
-        }
-        Ok(())
-    })?;
-
-    let parents = r.head(PARENTS)?;
-    lists_add_up(&parents, &parent_counts, "parents")?;
-    let mut lists = Lists::new(&parent_counts);
-    r.records(&parents, PARENT_WIDTH, |_, p, at| {
-        let owner = lists.owner();
-        let parent = ParentLink {
-            parent: link(file, n, u32_at(p, 0), at, "a parent link of node", owner)?,
-            mv: move_at(p, 4),
-        };
-        if let Some((i, list)) = lists.push(parent) {
-            arena[i].parents = list;
-        }
-        Ok(())
-    })?;
-
-    // The cache is complete or absent; it is installed only when computed the way this tengen does.
-    let values = r.head(VALUES)?;
-    let inconsistent_cache = |edge_costs: usize| {
-        corrupt(
-            file,
-            values.body,
-            format!(
-                "cached values for {} nodes and {edge_costs} moves in a book of {n} nodes and {} moves",
-                values.count, edges.count
-            ),
-        )
-    };
-    if values.count != 0 && values.count != n {
-        return Err(inconsistent_cache(0));
-    }
-    let cached = use_cache && values.count == n && derived_version == DERIVED_VERSION;
-    r.records(&values, VALUES_WIDTH, |i, v, _| {
-        if cached {
-            install_values(&mut arena[i], v);
-        }
-        Ok(())
-    })?;
-    let edge_costs = r.head(EDGE_COSTS)?;
-    let expected = if values.count == 0 { 0 } else { edges.count };
-    if edge_costs.count != expected {
-        return Err(inconsistent_cache(edge_costs.count));
-    }
-    // (node, move) of the next cached move cost; the counts were checked to match.
-    let (mut i, mut j) = (0usize, 0usize);
-    r.records(&edge_costs, EDGE_COST_WIDTH, |_, c, _| {
-        if cached {
-            while j == arena[i].edges.len() {
-                (i, j) = (i + 1, 0);
-            }
-            let edge = &mut arena[i].edges[j];
-            edge.cost_from_root = f64_at(c, 0);
-            edge.biggest_wl_cost = f64_at(c, 8);
-            edge.is_wl_pv = c[16] != 0;
-            j += 1;
-        }
-        Ok(())
-    })?;
-
-    let mut book = Book::from_nodes(book_meta, params, arena);
-    let marks = r.head(MARKS)?;
-    book.marks.reserve(marks.count);
-    r.records(&marks, MARK_WIDTH, |k, m, at| {
-        let id = link(file, n, u32_at(m, 0), at, "mark record", k)?;
-        let marks = Marks {
-            bonus: f64_at(m, 4),
-            expand: f64_at(m, 12),
-            visits: f64_at(m, 20),
-            branch: u32_at(m, 28),
-        };
-        book.marks.insert(id, marks);
-        Ok(())
-    })?;
+    let mut nodes = read_nodes(&mut r)?;
+    let edges = read_edges(&mut r, &mut nodes)?;
+    read_parents(&mut r, &mut nodes)?;
+    let usable = use_cache && derived_version == DERIVED_VERSION;
+    let cached = read_cache(&mut r, &mut nodes.arena, &edges, usable)?;
+    let mut book = Book::from_nodes(book_meta, params, nodes.arena);
+    read_marks(&mut r, &mut book)?;
     if r.at != r.len {
         return Err(r.corrupt(
             r.at,
