@@ -158,15 +158,7 @@ impl Nodes {
             let blend = if denominator > 0.0 { mean } else { 0.5 };
             *value = blend + k * f64::from(explore);
         }
-        let mut best = 0;
-        let mut best_value = f64::NEG_INFINITY;
-        for (i, &value) in values.iter().enumerate() {
-            if value > best_value {
-                best_value = value;
-                best = i;
-            }
-        }
-        children.start + best
+        children.start + first_max(values)
     }
 
     /// The most visited child of `node` (the last of equals), if any child has a visit.
@@ -174,5 +166,42 @@ impl Nodes {
         self.children(node)
             .filter(|&c| self.visits[c] > 0)
             .max_by_key(|&c| self.visits[c])
+    }
+}
+
+/// The index of the first largest of `values` (none of them NaN; 0 if there are none). Four running
+/// maxima instead of one break the chain of dependent comparisons; the first index holding the maximum
+/// is looked up afterwards.
+fn first_max(values: &[f64]) -> usize {
+    let mut lanes = [f64::NEG_INFINITY; 4];
+    let chunks = values.chunks_exact(4);
+    let rest = chunks.remainder();
+    for chunk in chunks {
+        for (lane, &value) in lanes.iter_mut().zip(chunk) {
+            if value > *lane {
+                *lane = value;
+            }
+        }
+    }
+    let max =
+        lanes.iter().chain(rest).fold(
+            f64::NEG_INFINITY,
+            |max, &value| if value > max { value } else { max },
+        );
+    values.iter().position(|&value| value == max).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_max;
+
+    #[test]
+    fn first_max_finds_the_first_of_equal_maxima() {
+        assert_eq!(first_max(&[]), 0);
+        assert_eq!(first_max(&[0.5]), 0);
+        assert_eq!(first_max(&[0.1, 0.7, 0.3, 0.7, 0.2, 0.9, 0.9]), 5);
+        assert_eq!(first_max(&[0.4, 0.1, 0.2, 0.3, 0.4]), 0);
+        let values: Vec<f64> = (0..83).map(|i| f64::from((i * 37) % 83)).collect();
+        assert_eq!(first_max(&values), 74);
     }
 }
