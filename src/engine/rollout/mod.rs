@@ -11,6 +11,7 @@
 //! Values: the score is the mean area score of the playouts (Black's view, komi included); the winrate is
 //! Black's share of won playouts, draws counting half.
 
+mod nodes;
 mod playout;
 mod tree;
 

@@ -80,6 +80,51 @@ fn tactical_move(board: &Board, color: Color, last: Point) -> Option<Point> {
 /// Black's area minus White's. Works on any board; fast on finished playouts, where almost every empty
 /// point is a one-point eye whose neighbours settle it without a flood fill.
 pub fn area_count(board: &Board, owner: &mut [Option<Color>; GRID]) -> i32 {
+    let mut diff = empty_area(board, |i, o| owner[i as usize] = o);
+    for p in board.size().points() {
+        if let Some(c) = board.color_at(p) {
+            owner[p.index()] = Some(c);
+            diff += c.sign();
+        }
+    }
+    diff
+}
+
+/// Black's area minus White's when the caller knows Black's stones minus White's (`stone_balance`):
+/// only the empty points are visited, which on a finished playout are a few eyes.
+pub fn area_score(board: &Board, stone_balance: i32) -> i32 {
+    stone_balance + empty_area(board, |_, _| {})
+}
+
+/// Black's stones minus White's on `end`, a board reached from `start` (whose balance is
+/// `start_balance`) by playing `played`: from the stones played and the captures, without a pass over
+/// the board.
+pub fn stone_balance(
+    start: &Board,
+    start_balance: i32,
+    played: &[(Color, Point)],
+    end: &Board,
+) -> i32 {
+    let placed: i32 = played.iter().map(|&(c, _)| c.sign()).sum();
+    // `captures(c)` counts the opponent's stones that `c`'s moves removed (suicides are credited to the
+    // opponent), so captures by Black are White stones gone and the other way round.
+    let gone = |c: Color| (end.captures(c) - start.captures(c)) as i32;
+    start_balance + placed + gone(Color::Black) - gone(Color::White)
+}
+
+/// Black's stones minus White's.
+pub fn count_stone_balance(board: &Board) -> i32 {
+    board
+        .size()
+        .points()
+        .filter_map(|p| board.color_at(p))
+        .map(Color::sign)
+        .sum()
+}
+
+/// Black's empty area minus White's, telling `mark` the owner of every empty point.
+#[inline]
+fn empty_area(board: &Board, mut mark: impl FnMut(u16, Option<Color>)) -> i32 {
     let mut seen = [false; GRID];
     let mut stack = [0u16; GRID];
     let mut diff = 0;
@@ -101,12 +146,11 @@ pub fn area_count(board: &Board, owner: &mut [Option<Color>; GRID]) -> i32 {
         if !open {
             seen[p.index()] = true;
             let o = region_owner(touches);
-            owner[p.index()] = o;
+            mark(i, o);
             diff += o.map_or(0, |c| c.sign());
             continue;
         }
         // A larger empty region: flood it, then give every point of it the region's owner.
-        let mut len = 0usize;
         stack[0] = i;
         let mut top = 1;
         seen[p.index()] = true;
@@ -115,7 +159,6 @@ pub fn area_count(board: &Board, owner: &mut [Option<Color>; GRID]) -> i32 {
         while k < top {
             let q = Point::from_index(stack[k] as usize);
             k += 1;
-            len += 1;
             for n in neighbours(q) {
                 match board.cell(n) {
                     Cell::Empty if !seen[n.index()] => {
@@ -130,15 +173,9 @@ pub fn area_count(board: &Board, owner: &mut [Option<Color>; GRID]) -> i32 {
             }
         }
         let o = region_owner(touches);
-        diff += o.map_or(0, |c| c.sign()) * len as i32;
+        diff += o.map_or(0, |c| c.sign()) * top as i32;
         for &q in &stack[..top] {
-            owner[q as usize] = o;
-        }
-    }
-    for p in board.size().points() {
-        if let Some(c) = board.color_at(p) {
-            owner[p.index()] = Some(c);
-            diff += c.sign();
+            mark(q, o);
         }
     }
     diff
@@ -170,6 +207,27 @@ mod tests {
             light_playout(&mut b, Color::Black, None, &mut rng, cap, &mut played);
             let mut owner = [None; GRID];
             assert_eq!(area_count(&b, &mut owner), area_difference(&b));
+        }
+    }
+
+    #[test]
+    fn area_score_from_the_stone_balance_agrees_with_the_go_core() {
+        let size = BoardSize::square(7).unwrap();
+        let mut rng = FastRng::new(23);
+        for _ in 0..40 {
+            // A start position with stones of both colours, then a playout full of captures.
+            let mut start = Board::new(size);
+            let mut played = Vec::new();
+            let cap = 10 + rng.below(30);
+            light_playout(&mut start, Color::Black, None, &mut rng, cap, &mut played);
+            let start_balance = count_stone_balance(&start);
+            let mut end = start.clone();
+            played.clear();
+            let cap = 5 + rng.below(200);
+            light_playout(&mut end, Color::White, None, &mut rng, cap, &mut played);
+            let balance = stone_balance(&start, start_balance, &played, &end);
+            assert_eq!(balance, count_stone_balance(&end));
+            assert_eq!(area_score(&end, balance), area_difference(&end));
         }
     }
 

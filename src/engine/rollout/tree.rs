@@ -1,10 +1,11 @@
 //! One search tree: UCT with RAVE (all-moves-as-first) over the root position, light playouts below it.
 //!
-//! The tree is an arena of nodes; a node's children sit side by side. Moves in the tree are checked under
+//! The tree is an arena of nodes ([`Nodes`], one array per statistic); a node's children sit side by side. Moves in the tree are checked under
 //! the query's full rules (superko against the game's history and the path), while playouts use simple ko
 //! only. Each node's statistics are from the point of view of the player who made its move.
 
-use super::playout::{area_count, light_playout};
+use super::nodes::{FirstOwner, Nodes, OWNER_SLOTS, PASS};
+use super::playout::{area_count, area_score, count_stone_balance, light_playout, stone_balance};
 use crate::go::board::{Cell, neighbours};
 use crate::go::coord::GRID;
 use crate::go::playout::FastRng;
@@ -37,55 +38,6 @@ impl Default for SearchParams {
             expand_after: 2,
             score_weight: 0.1,
             max_nodes: 2_000_000,
-        }
-    }
-}
-
-/// The padded-grid index that stands for a pass in a node: index 0 is a corner of the border, where no
-/// stone is ever played, so AMAF's "who played here first" table never matches it.
-const PASS: u16 = 0;
-
-/// A tree node, kept to 32 bytes (two to a cache line) because selection and the AMAF update scan every
-/// child of every node on the path. Only what those scans read is here: the first child's index lives
-/// in `Tree::first_child`, the mover follows from the depth (colours alternate, passes included), and
-/// the statistics only the root's children report (wins, score sums) live in [`RootSums`].
-#[derive(Debug, Clone)]
-struct Node {
-    /// Sum of the selection value (wins plus a little score), mover's view.
-    value_sum: f64,
-    rave_value_sum: f64,
-    visits: u32,
-    rave_visits: u32,
-    /// `1/sqrt(visits)`, or 1 before the first visit: kept by `back_up`, which changes `visits` on the
-    /// path only, so that selection over all the children needs no square root or division for it.
-    explore: f32,
-    child_count: u16,
-    /// The move's padded-grid index, or [`PASS`].
-    point: u16,
-}
-
-const _: () = assert!(std::mem::size_of::<Node>() == 32);
-
-impl Node {
-    fn new(mv: Move) -> Node {
-        Node {
-            value_sum: 0.0,
-            rave_value_sum: 0.0,
-            visits: 0,
-            rave_visits: 0,
-            explore: 1.0,
-            child_count: 0,
-            point: match mv {
-                Move::Play(p) => p.index() as u16,
-                Move::Pass => PASS,
-            },
-        }
-    }
-
-    fn mv(&self) -> Move {
-        match self.point {
-            PASS => Move::Pass,
-            i => Move::Play(Point::from_index(i as usize)),
         }
     }
 }
@@ -146,19 +98,19 @@ pub type OwnershipSums = Vec<f64>;
 pub struct Tree {
     root: Arc<RootPosition>,
     params: SearchParams,
-    nodes: Vec<Node>,
-    /// Per node, the index of its first child; 0 until it is expanded (node 0, the root, is nobody's
-    /// child, so 0 is free to mean "not expanded").
-    first_child: Vec<u32>,
+    nodes: Nodes,
     /// Reported statistics of the root's children, in the order of the children.
     root_sums: Vec<RootSums>,
     rng: FastRng,
     /// Reused per iteration: who first played each point after the node being backed up.
-    first_owner: [u8; GRID],
+    first_owner: FirstOwner,
     played: Vec<(Color, Point)>,
     path: Vec<u32>,
     /// Reused per iteration: superko keys of the positions along the path.
     path_keys: Vec<u128>,
+    /// Black's stones minus White's at the root: with the moves and captures of a playout it gives the
+    /// final stones without a pass over the board.
+    root_stone_balance: i32,
     ownership: Option<OwnershipSums>,
 }
 
@@ -170,17 +122,18 @@ fn stone_count(board: &Board) -> usize {
 impl Tree {
     pub fn new(root: Arc<RootPosition>, params: SearchParams, seed: u64, ownership: bool) -> Tree {
         let area = root.board.size().area();
+        let root_stone_balance = count_stone_balance(&root.board);
         let mut tree = Tree {
-            nodes: vec![Node::new(Move::Pass)],
-            first_child: vec![0],
+            nodes: Nodes::with_root(),
             root_sums: Vec::new(),
             root,
             params,
             rng: FastRng::new(seed),
-            first_owner: [0; GRID],
+            first_owner: [0; OWNER_SLOTS],
             played: Vec::with_capacity(4 * area),
             path: Vec::with_capacity(64),
             path_keys: Vec::with_capacity(64),
+            root_stone_balance,
             ownership: ownership.then(|| vec![0.0; area]),
         };
         let max_stones = tree.root.max_stones;
@@ -191,26 +144,17 @@ impl Tree {
             &[],
             max_stones,
         );
-        tree.root_sums = vec![RootSums::default(); tree.nodes[0].child_count as usize];
+        tree.root_sums = vec![RootSums::default(); tree.nodes.children(0).len()];
         tree
     }
 
     /// The legal root moves this search considers (avoided moves excluded).
     pub fn root_moves(&self) -> Vec<Move> {
-        self.children(0).iter().map(Node::mv).collect()
+        self.nodes.children(0).map(|c| self.nodes.mv(c)).collect()
     }
 
     pub fn root_visits(&self) -> u64 {
-        self.nodes[0].visits as u64
-    }
-
-    fn children(&self, node: usize) -> &[Node] {
-        let first = self.first_child[node] as usize;
-        &self.nodes[first..first + self.nodes[node].child_count as usize]
-    }
-
-    fn is_expanded(&self, node: usize) -> bool {
-        self.first_child[node] != 0
+        self.nodes.visits(0) as u64
     }
 
     /// Who made the move leading to the node at `depth` on the path (the root's "mover" is the player
@@ -221,11 +165,6 @@ impl Tree {
         } else {
             self.root.to_move.opponent()
         }
-    }
-
-    fn push_child(&mut self, mv: Move) {
-        self.nodes.push(Node::new(mv));
-        self.first_child.push(0);
     }
 
     /// One iteration: descend by UCT-RAVE, grow the tree by one node, play out, back up.
@@ -245,20 +184,23 @@ impl Tree {
         self.path.push(0);
         let mut node = 0usize;
         let mut finished = passes >= 2;
+        let mut expanded = self.nodes.is_expanded(node);
         while !finished {
-            if !self.is_expanded(node) {
-                let grow = self.nodes[node].visits >= self.params.expand_after
-                    && self.nodes.len() < self.params.max_nodes;
+            if !expanded {
+                let grow = self.nodes.visits(node) >= self.params.expand_after
+                    && self.nodes.count() < self.params.max_nodes;
                 if !grow {
                     break;
                 }
                 self.expand(node, &board, color, &keys, max_stones);
             }
-            if self.nodes[node].child_count == 0 {
+            if self.nodes.children(node).is_empty() {
                 break;
             }
-            let child = self.select(node);
-            match self.nodes[child].mv() {
+            let child = self.nodes.select(node, &self.params);
+            // Read before the board move, whose work hides this likely cache miss.
+            expanded = self.nodes.is_expanded(child);
+            match self.nodes.mv(child) {
                 Move::Play(p) => {
                     board.place(color, p);
                     self.played.push((color, p));
@@ -292,14 +234,26 @@ impl Tree {
                 &mut self.played,
             );
         }
-        let mut owner = [None; GRID];
-        let black_score = area_count(&board, &mut owner) as f64 - rules.komi.value();
-        if let Some(sums) = &mut self.ownership {
-            let size = board.size();
-            for (i, p) in size.points().enumerate() {
-                sums[i] += owner[p.index()].map_or(0.0, |c| c.sign() as f64);
+        let black_area = match &mut self.ownership {
+            Some(sums) => {
+                let mut owner = [None; GRID];
+                let area = area_count(&board, &mut owner);
+                for (i, p) in board.size().points().enumerate() {
+                    sums[i] += owner[p.index()].map_or(0.0, |c| c.sign() as f64);
+                }
+                area
             }
-        }
+            None => {
+                let stones = stone_balance(
+                    &self.root.board,
+                    self.root_stone_balance,
+                    &self.played,
+                    &board,
+                );
+                area_score(&board, stones)
+            }
+        };
+        let black_score = black_area as f64 - rules.komi.value();
         self.back_up(black_score, board.size().area() as f64);
     }
 
@@ -316,7 +270,7 @@ impl Tree {
     ) {
         let is_root = node == 0;
         let rules = self.root.rules;
-        let first = self.nodes.len() as u32;
+        let first = self.nodes.count();
         let mut count = 0u16;
         // Row-major order (the order of the padded-grid indices): the children's order breaks ties in
         // selection, so it is kept fixed.
@@ -338,11 +292,11 @@ impl Tree {
             if rules.ko != KoRule::Simple && self.repeats(board, color, p, path_keys, max_stones) {
                 continue;
             }
-            self.push_child(Move::Play(p));
+            self.nodes.push(Move::Play(p));
             count += 1;
         }
         if !(is_root && self.root.avoid.contains(&Move::Pass)) {
-            self.push_child(Move::Pass);
+            self.nodes.push(Move::Pass);
             count += 1;
         }
         if is_root && count == 0 && rules.multi_stone_suicide {
@@ -356,13 +310,12 @@ impl Tree {
                     && !(rules.ko != KoRule::Simple
                         && self.repeats(board, color, p, path_keys, max_stones))
                 {
-                    self.push_child(Move::Play(p));
+                    self.nodes.push(Move::Play(p));
                     count += 1;
                 }
             }
         }
-        self.nodes[node].child_count = count;
-        self.first_child[node] = first;
+        self.nodes.set_children(node, first, count);
     }
 
     /// Whether playing `p` recreates a position of the game or of the path (superko). A move that
@@ -401,34 +354,6 @@ impl Tree {
         self.root.history.binary_search(&key).is_ok() || path_keys.contains(&key)
     }
 
-    /// The child of `node` with the best UCT-RAVE value. The blend of the real mean and the RAVE mean,
-    /// `(1 - b) * value_sum / n + b * rave_value_sum / rn` with `b = rn / (rn + n + rn * n / k)`, is
-    /// computed over the common denominator: one division per child instead of four.
-    fn select(&self, node: usize) -> usize {
-        let first = self.first_child[node] as usize;
-        let k = self.params.exploration * ((self.nodes[node].visits as f64) + 1.0).ln().sqrt();
-        let inv_equivalence = 1.0 / self.params.rave_equivalence;
-        let mut best = 0;
-        let mut best_value = f64::NEG_INFINITY;
-        for (i, c) in self.children(node).iter().enumerate() {
-            let n = c.visits as f64;
-            let rn = c.rave_visits as f64;
-            let rave_n = rn * inv_equivalence;
-            let denominator = rn + n + rave_n * n;
-            let blend = if denominator > 0.0 {
-                (c.value_sum * (1.0 + rave_n) + c.rave_value_sum) / denominator
-            } else {
-                0.5
-            };
-            let value = blend + k * c.explore as f64;
-            if value > best_value {
-                best_value = value;
-                best = i;
-            }
-        }
-        first + best
-    }
-
     fn back_up(&mut self, black_score: f64, area: f64) {
         let black_win = if black_score > 0.0 {
             1.0
@@ -449,7 +374,7 @@ impl Tree {
         // walk the path's own moves for the tree part instead.
         let tree_stones = self.path[1..]
             .iter()
-            .filter(|&&i| self.nodes[i as usize].point != PASS)
+            .filter(|&&i| self.nodes.point(i as usize) != PASS)
             .count();
         for &(c, p) in self.played[tree_stones..].iter().rev() {
             self.first_owner[p.index()] = 1 + c.index() as u8;
@@ -459,36 +384,21 @@ impl Tree {
             // The children's mover, who made the move below this node.
             let mover = self.mover_at(depth + 1);
             if depth < tree_moves {
-                let point = self.nodes[self.path[depth + 1] as usize].point;
+                let point = self.nodes.point(self.path[depth + 1] as usize);
                 if point != PASS {
                     self.first_owner[point as usize] = 1 + mover.index() as u8;
                 }
             }
-            let (first, count) = (
-                self.first_child[id] as usize,
-                self.nodes[id].child_count as usize,
-            );
-            {
-                // Siblings share their mover, so the mark to look for and the value are the same for all.
-                // About half the siblings match, at random: adding 0 or 1 instead of branching saves
-                // a misprediction per child.
-                let mark = 1 + mover.index() as u8;
-                let value = view(mover, black_value);
-                for c in &mut self.nodes[first..first + count] {
-                    let hit = u32::from(self.first_owner[c.point as usize] == mark);
-                    c.rave_visits += hit;
-                    c.rave_value_sum += value * f64::from(hit);
-                }
-            }
-            let own_value = view(self.mover_at(depth), black_value);
-            let n = &mut self.nodes[id];
-            n.visits += 1;
-            n.value_sum += own_value;
-            n.explore = (n.visits as f32).sqrt().recip();
+            // Siblings share their mover, so the mark to look for and the value are the same for all.
+            let mark = 1 + mover.index() as u8;
+            let value = view(mover, black_value);
+            self.nodes.share_amaf(id, &self.first_owner, mark, value);
+            self.nodes
+                .record_visit(id, view(self.mover_at(depth), black_value));
         }
         if let Some(&child) = self.path.get(1) {
             let mover = self.mover_at(1);
-            let s = &mut self.root_sums[child as usize - self.first_child[0] as usize];
+            let s = &mut self.root_sums[child as usize - self.nodes.children(0).start];
             s.win_sum += view(mover, black_win);
             s.score_sum += black_score;
             s.score_sq_sum += black_score * black_score;
@@ -497,40 +407,30 @@ impl Tree {
 
     /// The root moves with their statistics and principal variations.
     pub fn root_stats(&self) -> Vec<RootMoveStats> {
-        let first = self.first_child[0] as usize;
         let mover = self.root.to_move;
-        self.children(0)
-            .iter()
+        self.nodes
+            .children(0)
             .zip(&self.root_sums)
-            .enumerate()
-            .map(|(i, (c, s))| RootMoveStats {
-                mv: c.mv(),
+            .map(|(c, s)| RootMoveStats {
+                mv: self.nodes.mv(c),
                 mover,
-                visits: c.visits as u64,
+                visits: self.nodes.visits(c) as u64,
                 win_sum: s.win_sum,
                 score_sum: s.score_sum,
                 score_sq_sum: s.score_sq_sum,
-                pv: self.principal_variation(first + i),
+                pv: self.principal_variation(c),
             })
             .collect()
     }
 
     /// The most visited line from `id` down, starting with `id`'s move.
     fn principal_variation(&self, mut id: usize) -> Vec<Move> {
-        let mut pv = vec![self.nodes[id].mv()];
-        while self.is_expanded(id) && pv.len() < 30 {
-            let first = self.first_child[id] as usize;
-            let Some(best) = self
-                .children(id)
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| c.visits > 0)
-                .max_by_key(|(_, c)| c.visits)
-                .map(|(i, _)| first + i)
-            else {
+        let mut pv = vec![self.nodes.mv(id)];
+        while self.nodes.is_expanded(id) && pv.len() < 30 {
+            let Some(best) = self.nodes.most_visited_child(id) else {
                 break;
             };
-            pv.push(self.nodes[best].mv());
+            pv.push(self.nodes.mv(best));
             id = best;
         }
         pv

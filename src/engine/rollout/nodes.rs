@@ -1,0 +1,207 @@
+//! The search tree's nodes as a struct of arrays: one array per field, indexed by node id, a node's
+//! children side by side. Selection reads five statistics of every child of every node on the path and
+//! the AMAF update three; with one array per statistic each scan touches only what it reads, and
+//! selection's arithmetic runs over whole vectors of children at once (the compiler vectorises it),
+//! which an array of node structs prevents.
+
+use super::tree::SearchParams;
+use crate::go::coord::GRID;
+use crate::go::{Move, Point};
+use std::ops::Range;
+
+/// The padded-grid index that stands for a pass in a node: index 0 is a corner of the border, where no
+/// stone is ever played, so AMAF's "who played here first" table never matches it.
+pub const PASS: u16 = 0;
+
+/// Entries of the "who played here first" table: a power of two at least [`GRID`], so that masking a
+/// point index keeps it in range and the AMAF scan needs no bounds check per child.
+pub const OWNER_SLOTS: usize = GRID.next_power_of_two();
+
+/// Who first played each point after the node being backed up: 0 nobody, else 1 + colour index.
+pub type FirstOwner = [u8; OWNER_SLOTS];
+
+#[derive(Debug, Default)]
+pub struct Nodes {
+    /// Sum of the selection value (wins plus a little score), mover's view.
+    value_sum: Vec<f64>,
+    rave_value_sum: Vec<f64>,
+    visits: Vec<u32>,
+    rave_visits: Vec<u32>,
+    /// `1/sqrt(visits)`, or 1 before the first visit: kept by [`Nodes::record_visit`], which changes
+    /// `visits` on the path only, so that selection over all the children needs no square root for it.
+    explore: Vec<f32>,
+    /// The move's padded-grid index, or [`PASS`].
+    point: Vec<u16>,
+    child_count: Vec<u16>,
+    /// Index of the first child; 0 until the node is expanded (node 0, the root, is nobody's child, so
+    /// 0 is free to mean "not expanded").
+    first_child: Vec<u32>,
+    /// Selection's scratch: the value of each child of the node being selected from.
+    values: Vec<f64>,
+}
+
+impl Nodes {
+    /// An arena holding only the root.
+    pub fn with_root() -> Nodes {
+        let mut nodes = Nodes {
+            values: vec![0.0; GRID],
+            ..Nodes::default()
+        };
+        nodes.push(Move::Pass);
+        nodes
+    }
+
+    /// Appends a node for `mv`, with no statistics and no children.
+    pub fn push(&mut self, mv: Move) {
+        self.value_sum.push(0.0);
+        self.rave_value_sum.push(0.0);
+        self.visits.push(0);
+        self.rave_visits.push(0);
+        self.explore.push(1.0);
+        self.point.push(match mv {
+            Move::Play(p) => p.index() as u16,
+            Move::Pass => PASS,
+        });
+        self.child_count.push(0);
+        self.first_child.push(0);
+    }
+
+    pub fn count(&self) -> usize {
+        self.visits.len()
+    }
+
+    /// Records that `node`'s children are the `count` nodes from `first` on.
+    pub fn set_children(&mut self, node: usize, first: usize, count: u16) {
+        self.first_child[node] = first as u32;
+        self.child_count[node] = count;
+    }
+
+    pub fn children(&self, node: usize) -> Range<usize> {
+        let first = self.first_child[node] as usize;
+        first..first + self.child_count[node] as usize
+    }
+
+    pub fn is_expanded(&self, node: usize) -> bool {
+        self.first_child[node] != 0
+    }
+
+    pub fn visits(&self, node: usize) -> u32 {
+        self.visits[node]
+    }
+
+    pub fn point(&self, node: usize) -> u16 {
+        self.point[node]
+    }
+
+    pub fn mv(&self, node: usize) -> Move {
+        match self.point[node] {
+            PASS => Move::Pass,
+            i => Move::Play(Point::from_index(i as usize)),
+        }
+    }
+
+    /// A playout through `node` ended with `value` for the node's mover.
+    pub fn record_visit(&mut self, node: usize, value: f64) {
+        self.visits[node] += 1;
+        self.value_sum[node] += value;
+        self.explore[node] = (self.visits[node] as f32).sqrt().recip();
+    }
+
+    /// AMAF: every child of `node` whose move its mover (`mark`, as in `first_owner`) played first after
+    /// `node` shares the playout's `value`. About half the children match, at random, so the update is
+    /// branch-free: a miss adds 0 and `value * 0.0`. `black_box` hides from the compiler that the hit
+    /// is 0 or 1, which it would otherwise turn back into a branch (mispredicted half the time).
+    pub fn share_amaf(&mut self, node: usize, first_owner: &FirstOwner, mark: u8, value: f64) {
+        let children = self.children(node);
+        let points = &self.point[children.clone()];
+        let rave_visits = &mut self.rave_visits[children.clone()];
+        let rave_value_sums = &mut self.rave_value_sum[children];
+        for ((&p, rave_visits), rave_value_sum) in
+            points.iter().zip(rave_visits).zip(rave_value_sums)
+        {
+            let hit = first_owner[usize::from(p) & (OWNER_SLOTS - 1)] == mark;
+            let hit = std::hint::black_box(u32::from(hit));
+            *rave_visits += hit;
+            *rave_value_sum += value * f64::from(hit);
+        }
+    }
+
+    /// The child of `node` with the best UCT-RAVE value, the first of equals. The blend of the real mean
+    /// and the RAVE mean, `(1 - b) * value_sum / n + b * rave_value_sum / rn` with
+    /// `b = rn / (rn + n + rn * n / k)`, is computed over the common denominator: one division per
+    /// child. Every child's value is computed first, without branches (so that the compiler vectorises
+    /// the loop), then the best is picked.
+    pub fn select(&mut self, node: usize, params: &SearchParams) -> usize {
+        let children = self.children(node);
+        let k = params.exploration * (f64::from(self.visits[node]) + 1.0).ln().sqrt();
+        let inv_equivalence = 1.0 / params.rave_equivalence;
+        let values = &mut self.values[..children.len()];
+        let stats = self.visits[children.clone()]
+            .iter()
+            .zip(&self.rave_visits[children.clone()])
+            .zip(&self.value_sum[children.clone()])
+            .zip(
+                self.rave_value_sum[children.clone()]
+                    .iter()
+                    .zip(&self.explore[children.clone()]),
+            );
+        for (value, (((&visits, &rave_visits), &value_sum), (&rave_value_sum, &explore))) in
+            values.iter_mut().zip(stats)
+        {
+            let n = f64::from(visits);
+            let rn = f64::from(rave_visits);
+            let rave_n = rn * inv_equivalence;
+            let denominator = rn + n + rave_n * n;
+            // Divided even when the denominator is 0 (a NaN, then discarded): a branch around the
+            // division would stop the vectorisation.
+            let mean = (value_sum * (1.0 + rave_n) + rave_value_sum) / denominator;
+            let blend = if denominator > 0.0 { mean } else { 0.5 };
+            *value = blend + k * f64::from(explore);
+        }
+        children.start + first_max(values)
+    }
+
+    /// The most visited child of `node` (the last of equals), if any child has a visit.
+    pub fn most_visited_child(&self, node: usize) -> Option<usize> {
+        self.children(node)
+            .filter(|&c| self.visits[c] > 0)
+            .max_by_key(|&c| self.visits[c])
+    }
+}
+
+/// The index of the first largest of `values` (none of them NaN; 0 if there are none). Four running
+/// maxima instead of one break the chain of dependent comparisons; the first index holding the maximum
+/// is looked up afterwards.
+fn first_max(values: &[f64]) -> usize {
+    let mut lanes = [f64::NEG_INFINITY; 4];
+    let chunks = values.chunks_exact(4);
+    let rest = chunks.remainder();
+    for chunk in chunks {
+        for (lane, &value) in lanes.iter_mut().zip(chunk) {
+            if value > *lane {
+                *lane = value;
+            }
+        }
+    }
+    let max =
+        lanes.iter().chain(rest).fold(
+            f64::NEG_INFINITY,
+            |max, &value| if value > max { value } else { max },
+        );
+    values.iter().position(|&value| value == max).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_max;
+
+    #[test]
+    fn first_max_finds_the_first_of_equal_maxima() {
+        assert_eq!(first_max(&[]), 0);
+        assert_eq!(first_max(&[0.5]), 0);
+        assert_eq!(first_max(&[0.1, 0.7, 0.3, 0.7, 0.2, 0.9, 0.9]), 5);
+        assert_eq!(first_max(&[0.4, 0.1, 0.2, 0.3, 0.4]), 0);
+        let values: Vec<f64> = (0..83).map(|i| f64::from((i * 37) % 83)).collect();
+        assert_eq!(first_max(&values), 74);
+    }
+}
