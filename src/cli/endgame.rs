@@ -48,6 +48,8 @@ pub enum LeavesArg {
 pub enum TreeLeavesArg {
     /// Exact count where settled, else KataGo's rounded ownership (the paper's rule)
     Ownership,
+    /// As ownership, but finished positions (reading decides them) are leaves with their judged count
+    Finished,
     /// Exact count where settled, the judged count where reading decides every chain, else ownership
     Judged,
 }
@@ -71,7 +73,7 @@ pub struct MethodArgs {
     #[arg(long, value_enum, default_value = "static")]
     lines_leaves: LeavesArg,
     /// How `net` and `policy` count their trees' leaves
-    #[arg(long, value_enum, default_value = "judged")]
+    #[arg(long, value_enum, default_value = "ownership")]
     tree_leaves: TreeLeavesArg,
     /// `net`/`policy`: value a node that follows only the answer to the last move as a forced reply
     #[arg(long)]
@@ -98,6 +100,7 @@ impl MethodArgs {
             },
             tree_leaves: match self.tree_leaves {
                 TreeLeavesArg::Ownership => TreeLeaves::Ownership,
+                TreeLeavesArg::Finished => TreeLeaves::Finished,
                 TreeLeavesArg::Judged => TreeLeaves::Judged,
             },
             forced_replies: self.forced_replies,

@@ -119,12 +119,16 @@ pub enum AnalysisError {
 /// How the leaves of a grown tree (`Net`, `Policy`) are counted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TreeLeaves {
-    /// The exact count where Benson-settled, else KataGo's rounded ownership (the paper's rule).
+    /// The exact count where Benson-settled, else KataGo's rounded ownership (the paper's rule; the
+    /// default: it got the most development problems right, `docs/endgame-net.md`).
+    #[default]
     Ownership,
+    /// As `Ownership`, but a position finished in the course's sense (`status::finished_count`: reading
+    /// decides every chain and no move changes the count) is a leaf with its judged count.
+    Finished,
     /// The exact count where Benson-settled; else, when reading (`status.rs`) decides every chain in or
     /// next to the region, the judged count; KataGo's ownership only where reading leaves a chain open.
     /// Finished positions (`status::finished_count`) are leaves.
-    #[default]
     Judged,
 }
 

@@ -168,7 +168,7 @@ impl Scorer<'_> {
     /// Whether the position is finished in the course's sense (judged leaves only): no move changes its
     /// count, so the tree need not ask the proposer about it.
     fn finished(&self, state: &LocalState) -> bool {
-        if self.leaves != TreeLeaves::Judged {
+        if self.leaves == TreeLeaves::Ownership {
             return false;
         }
         let board = state.board();
@@ -177,13 +177,18 @@ impl Scorer<'_> {
         status::finished_count(board, self.region, &settlement, area).is_some()
     }
 
-    /// The exact count where settled; with judged leaves, status.rs's judged count (an area count, like
-    /// the others) where reading decides every chain; `None` where only the ownership can say.
+    /// The exact count where settled; else status.rs's judged count (an area count, like the others)
+    /// where the leaf rule trusts reading: finished positions (`Finished`), or every chain decided
+    /// (`Judged`); `None` where only the ownership can say.
     fn known_count(&self, state: &LocalState) -> Option<i64> {
         self.settled_count(state).or_else(|| {
             let board = state.board();
-            (self.leaves == TreeLeaves::Judged && chains_decided(board, self.region))
-                .then(|| status::judged_count(board, self.region, true))
+            let judged = match self.leaves {
+                TreeLeaves::Ownership => false,
+                TreeLeaves::Finished => self.finished(state),
+                TreeLeaves::Judged => chains_decided(board, self.region),
+            };
+            judged.then(|| status::judged_count(board, self.region, true))
         })
     }
 
