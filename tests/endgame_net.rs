@@ -203,3 +203,60 @@ fn solve_and_bench_take_the_method_and_the_networks() {
     assert!(!ok);
     assert!(err.contains("exact, auto, net, policy or lines"), "{err}");
 }
+
+/// The course's first move of `color` in the given lines, if any.
+fn first_course_move(p: &Problem, color: Color) -> Option<tengen::go::Point> {
+    p.lines
+        .iter()
+        .filter_map(tengen::go::sgf::SgfNode::get_move)
+        .filter(|&(c, _)| c == color)
+        .find_map(|(_, m)| m.point())
+}
+
+/// Diagnostic, not a check: how often the root of a tree proposes the course's first correct move of each
+/// colour, for the local-move network and KataGo's policy. Nothing is tuned to it.
+/// `cargo test --release --test endgame_net root_proposals -- --ignored --nocapture`
+#[test]
+#[ignore = "diagnostic over the 50 development problems; prints, asserts only that it ran"]
+fn root_proposals_against_the_course_first_moves() {
+    use tengen::endgame::proposer::{
+        KataGoNet, LocalMoveNet, LocalState, PolicyProposer, Proposer,
+    };
+    use tengen::endgame::tree::{TreeOptions, choose};
+    let local = LocalMoveNet::open(Path::new(LOCAL)).expect("local-move network");
+    let katago = std::sync::Arc::new(KataGoNet::open(katago_onnx()).expect("KataGo network"));
+    let policy = PolicyProposer::new(katago);
+    let proposers: [&dyn Proposer; 2] = [&local, &policy];
+    let files = Problem::find_all(Path::new(DEV)).expect("problems");
+    for proposer in proposers {
+        // Per colour: course moves given, among the followed root moves, the colour's top move.
+        let mut counts = [[0usize; 3]; 2];
+        for file in &files {
+            let p = Problem::read(file).expect("problem");
+            let root = LocalState::root(&p.board);
+            let proposal = &proposer.propose(&p.region, &[&root]).expect("proposal")[0];
+            let choice = choose(proposal, true, &TreeOptions::default());
+            for (k, color) in [Color::Black, Color::White].into_iter().enumerate() {
+                let Some(course) = first_course_move(&p, color) else {
+                    continue;
+                };
+                counts[k][0] += 1;
+                counts[k][1] += choice
+                    .follow
+                    .iter()
+                    .any(|&(c, q, _)| c == color && q == course)
+                    as usize;
+                counts[k][2] +=
+                    (proposal.moves(color).first().map(|m| m.0) == Some(course)) as usize;
+            }
+        }
+        for (k, color) in ["Black", "White"].iter().enumerate() {
+            let [given, followed, top] = counts[k];
+            println!(
+                "{}: {color}: course move among the root's followed moves {followed}/{given}, top move {top}/{given}",
+                proposer.name()
+            );
+        }
+        assert!(counts[0][0] > 0 && counts[1][0] > 0);
+    }
+}

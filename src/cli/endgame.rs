@@ -6,7 +6,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tengen::endgame::analysis::{
-    Analysis, AnalysisOptions, Analyzer, LineLeaves, LocalPosition, Method, ModelPaths,
+    Analysis, AnalysisOptions, Analyzer, LineLeaves, LocalPosition, Method, ModelPaths, TreeLeaves,
 };
 use tengen::endgame::problem::Problem;
 use tengen::go::{Color, Point, Scoring};
@@ -43,6 +43,17 @@ pub enum LeavesArg {
     Ownership,
 }
 
+/// How `net` and `policy` count the leaves of their trees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TreeLeavesArg {
+    /// Exact count where settled, else KataGo's rounded ownership (the paper's rule)
+    Ownership,
+    /// As ownership, but finished positions (reading decides them) are leaves with their judged count
+    Finished,
+    /// Exact count where settled, the judged count where reading decides every chain, else ownership
+    Judged,
+}
+
 /// Options shared by `solve` and `bench`.
 #[derive(Args)]
 pub struct MethodArgs {
@@ -61,6 +72,12 @@ pub struct MethodArgs {
     /// How `--method lines` values the ends of the lines
     #[arg(long, value_enum, default_value = "static")]
     lines_leaves: LeavesArg,
+    /// How `net` and `policy` count their trees' leaves
+    #[arg(long, value_enum, default_value = "ownership")]
+    tree_leaves: TreeLeavesArg,
+    /// `net`/`policy`: value a node that follows only the answer to the last move as a forced reply
+    #[arg(long)]
+    forced_replies: bool,
     /// `auto` uses the exact solver up to this many empty points
     #[arg(long, default_value_t = AnalysisOptions::default().exact_max_empty)]
     exact_max_empty: usize,
@@ -81,6 +98,12 @@ impl MethodArgs {
                 LeavesArg::Static => LineLeaves::Static,
                 LeavesArg::Ownership => LineLeaves::Ownership,
             },
+            tree_leaves: match self.tree_leaves {
+                TreeLeavesArg::Ownership => TreeLeaves::Ownership,
+                TreeLeavesArg::Finished => TreeLeaves::Finished,
+                TreeLeavesArg::Judged => TreeLeaves::Judged,
+            },
+            forced_replies: self.forced_replies,
             ..AnalysisOptions::default()
         };
         options.tree.max_depth = self.max_depth;

@@ -116,8 +116,24 @@ pub enum AnalysisError {
     Evaluation(String),
 }
 
+/// How the leaves of a grown tree (`Net`, `Policy`) are counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TreeLeaves {
+    /// The exact count where Benson-settled, else KataGo's rounded ownership (the paper's rule; the
+    /// default: it got the most development problems right, `docs/endgame-net.md`).
+    #[default]
+    Ownership,
+    /// As `Ownership`, but a position finished in the course's sense (`status::finished_count`: reading
+    /// decides every chain and no move changes the count) is a leaf with its judged count.
+    Finished,
+    /// The exact count where Benson-settled; else, when reading (`status.rs`) decides every chain in or
+    /// next to the region, the judged count; KataGo's ownership only where reading leaves a chain open.
+    /// Finished positions (`status::finished_count`) are leaves.
+    Judged,
+}
+
 /// The networks an analyzer may use; `None` means "look in the usual places" (see `ModelPaths::resolve`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ModelPaths {
     /// The local-move network (`models/local-move.onnx`).
     pub local_move: Option<PathBuf>,
@@ -139,6 +155,12 @@ pub struct AnalysisOptions {
     pub auto_exact_positions: usize,
     /// How `Lines` values the ends of the lines.
     pub line_leaves: LineLeaves,
+    /// How a grown tree's leaves are counted.
+    pub tree_leaves: TreeLeaves,
+    /// A node where the tree follows only the answer to the last move is valued as a forced reply (the
+    /// last mover's skipped follow-up is a threat too big to ignore, as the given lines treat it) instead
+    /// of scoring that follow-up as a leaf.
+    pub forced_replies: bool,
 }
 
 impl Default for AnalysisOptions {
@@ -149,6 +171,8 @@ impl Default for AnalysisOptions {
             exact_max_empty: 10,
             auto_exact_positions: 20_000,
             line_leaves: LineLeaves::Static,
+            tree_leaves: TreeLeaves::default(),
+            forced_replies: false,
         }
     }
 }
@@ -333,6 +357,11 @@ impl Analyzer {
             options,
             models,
         }
+    }
+
+    /// How many network sessions this analyzer has opened (each at most once, on first use).
+    pub fn networks_opened(&self) -> usize {
+        self.nets.opened()
     }
 
     /// Runs `method` on `position` and blocks until it is done.

@@ -9,19 +9,23 @@
 
 use super::analysis::{
     AnalysisError, AnalysisOptions, LineLeaves, LocalPosition, Method, ModelPaths, Outcome,
-    TreeNode, VariationTree,
+    TreeLeaves, TreeNode, VariationTree,
 };
 use super::cgt::{Game, Rational, Thermograph};
-use super::problem::Problem;
+use super::problem::{Problem, forced};
 use super::proposer::{
     KataGoNet, LocalMoveNet, LocalState, PolicyProposer, Proposer, ProposerError,
 };
 use super::region::{Region, Sealed};
 use super::settle::Settlement;
+use super::status::{self, Status};
 use super::tree::{self, BuiltNode, LeafReason, TreeOptions};
+use crate::go::board::neighbours;
+use crate::go::coord::GRID;
 use crate::go::sgf::SgfNode;
-use crate::go::{Color, Move, Point, Scoring};
+use crate::go::{Board, Color, Move, Point, Scoring};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 /// Where networks are looked for when no path is given.
@@ -35,6 +39,8 @@ pub struct Networks {
     paths: ModelPaths,
     katago: Opened<KataGoNet>,
     local: Opened<LocalMoveNet>,
+    /// Sessions opened so far (each network at most once).
+    opens: AtomicUsize,
 }
 
 impl Networks {
@@ -43,7 +49,13 @@ impl Networks {
             paths,
             katago: OnceLock::new(),
             local: OnceLock::new(),
+            opens: AtomicUsize::new(0),
         }
+    }
+
+    /// How many network sessions this analyzer has opened.
+    pub fn opened(&self) -> usize {
+        self.opens.load(Ordering::Relaxed)
     }
 
     pub fn katago(&self) -> Result<Arc<KataGoNet>, AnalysisError> {
@@ -59,7 +71,7 @@ impl Networks {
                     "give --ownership-model PATH (a KataGo .bin.gz or imported .onnx) or set {OWNERSHIP_ENV}"
                 ),
             })?;
-        opened(&self.katago, what, &path, KataGoNet::open)
+        opened(&self.katago, &self.opens, what, &path, KataGoNet::open)
     }
 
     pub fn local(&self) -> Result<Arc<LocalMoveNet>, AnalysisError> {
@@ -73,20 +85,21 @@ impl Networks {
                 what,
                 hint: format!("give --model PATH (models/local-move.onnx) or set {LOCAL_MOVE_ENV}"),
             })?;
-        opened(&self.local, what, &path, LocalMoveNet::open)
+        opened(&self.local, &self.opens, what, &path, LocalMoveNet::open)
     }
 }
 
 fn opened<T>(
     cell: &Opened<T>,
+    opens: &AtomicUsize,
     what: &'static str,
     path: &Path,
     open: impl FnOnce(&Path) -> Result<T, ProposerError>,
 ) -> Result<Arc<T>, AnalysisError> {
     cell.get_or_init(|| {
-        open(path)
-            .map(Arc::new)
-            .map_err(|e| (path.to_path_buf(), e.to_string()))
+        let net = open(path).map_err(|e| (path.to_path_buf(), e.to_string()))?;
+        opens.fetch_add(1, Ordering::Relaxed);
+        Ok(Arc::new(net))
     })
     .clone()
     .map_err(|(path, detail)| AnalysisError::Model { what, path, detail })
@@ -139,6 +152,7 @@ struct Scorer<'a> {
     scoring: Scoring,
     /// Black stones minus White stones in the region at the start.
     initial_balance: i64,
+    leaves: TreeLeaves,
 }
 
 impl Scorer<'_> {
@@ -149,6 +163,33 @@ impl Scorer<'_> {
         settlement
             .is_settled(board, self.region, area)
             .then(|| settlement.count(board, self.region, true))
+    }
+
+    /// Whether the position is finished in the course's sense (judged leaves only): no move changes its
+    /// count, so the tree need not ask the proposer about it.
+    fn finished(&self, state: &LocalState) -> bool {
+        if self.leaves == TreeLeaves::Ownership {
+            return false;
+        }
+        let board = state.board();
+        let settlement = Settlement::assess(board, self.region, &Sealed::default());
+        let area = self.scoring == Scoring::Area;
+        status::finished_count(board, self.region, &settlement, area).is_some()
+    }
+
+    /// The exact count where settled; else status.rs's judged count (an area count, like the others)
+    /// where the leaf rule trusts reading: finished positions (`Finished`), or every chain decided
+    /// (`Judged`); `None` where only the ownership can say.
+    fn known_count(&self, state: &LocalState) -> Option<i64> {
+        self.settled_count(state).or_else(|| {
+            let board = state.board();
+            let judged = match self.leaves {
+                TreeLeaves::Ownership => false,
+                TreeLeaves::Finished => self.finished(state),
+                TreeLeaves::Judged => chains_decided(board, self.region),
+            };
+            judged.then(|| status::judged_count(board, self.region, true))
+        })
     }
 
     /// Rounded ownership summed over the region, with whether every point is decided at `threshold`.
@@ -185,9 +226,9 @@ impl Scorer<'_> {
         }
     }
 
-    /// Each leaf's value: exact where settled, rounded ownership elsewhere.
+    /// Each leaf's value: exact where settled (or judged, see `known_count`), rounded ownership elsewhere.
     fn values(&self, states: &[&LocalState]) -> Result<Vec<(Rational, bool)>, AnalysisError> {
-        let exact: Vec<Option<i64>> = states.iter().map(|s| self.settled_count(s)).collect();
+        let exact: Vec<Option<i64>> = states.iter().map(|s| self.known_count(s)).collect();
         let open: Vec<&LocalState> = states
             .iter()
             .zip(&exact)
@@ -212,6 +253,25 @@ impl Scorer<'_> {
             })
             .collect()
     }
+}
+
+/// Whether reading decides (safe or dead) every chain in or next to the region.
+fn chains_decided(board: &Board, region: &Region) -> bool {
+    let mut seen = vec![false; GRID];
+    for &p in region.points() {
+        for q in std::iter::once(p).chain(neighbours(p)) {
+            if board.color_at(q).is_none() || seen[q.index()] {
+                continue;
+            }
+            for s in board.chain_stones(q) {
+                seen[s.index()] = true;
+            }
+            if status::chain_status(board, region, q) == Status::Open {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 fn region_balance(position: &LocalPosition) -> i64 {
@@ -241,10 +301,11 @@ pub(crate) fn grow(
         katago: katago.clone(),
         scoring: options.scoring,
         initial_balance: region_balance(position),
+        leaves: options.tree_leaves,
     };
     let before = katago.evaluations();
     let nodes = build_tree(&scorer, position, proposer.as_ref(), &options.tree)?;
-    let mut outcome = value_tree(&scorer, position, &nodes)?;
+    let mut outcome = value_tree(&scorer, position, &nodes, options.forced_replies)?;
     outcome.method = method;
     outcome.evaluations = katago.evaluations() - before + proposer.evaluations();
     outcome
@@ -284,7 +345,13 @@ fn build_tree(
     let mut terminal = |states: &[(&LocalState, bool)]| {
         let mut verdicts: Vec<Option<LeafReason>> = states
             .iter()
-            .map(|(s, _)| scorer.settled_count(s).map(|_| LeafReason::Settled))
+            .map(|(s, _)| {
+                if scorer.settled_count(s).is_some() {
+                    Some(LeafReason::Settled)
+                } else {
+                    scorer.finished(s).then_some(LeafReason::Finished)
+                }
+            })
             .collect();
         if let Some(threshold) = options.ownership_terminal {
             let open: Vec<usize> = (0..states.len())
@@ -323,6 +390,7 @@ fn value_tree(
     scorer: &Scorer,
     position: &LocalPosition,
     nodes: &[BuiltNode],
+    forced_replies: bool,
 ) -> Result<Outcome, AnalysisError> {
     let leaves: Vec<usize> = (0..nodes.len())
         .filter(|&i| nodes[i].children.is_empty())
@@ -350,8 +418,15 @@ fn value_tree(
             }
         }
         for &c in &nodes[i].children {
-            if let Some(retake) = ko_retake(nodes, &options, i, c) {
+            if let Some(retake) = ko_retake(nodes, &options, &leaf_value, i, c) {
                 let (left, right) = &mut options[c];
+                // A capture that ended the tree keeps its position as the taker's result.
+                if let (Some(v), (retaker, _)) = (leaf_value[c], retake) {
+                    match retaker.opponent() {
+                        Color::Black => left.push(Game::number(v)),
+                        Color::White => right.push(Game::number(v)),
+                    }
+                }
                 match retake {
                     (Color::Black, v) => left.push(Game::number(v)),
                     (Color::White, v) => right.push(Game::number(v)),
@@ -374,7 +449,11 @@ fn value_tree(
             }
         }
         let (left, right) = options[i].clone();
-        games[i] = Some(Game::new(left, right));
+        games[i] = Some(match forced_answer(nodes, i).filter(|_| forced_replies) {
+            Some(Color::Black) => forced(left, Color::Black),
+            Some(Color::White) => forced(right, Color::White),
+            None => Game::new(left, right),
+        });
     }
     let root_game = games[0].clone().unwrap_or_else(|| Game::number(0));
     let mut tree = VariationTree {
@@ -410,6 +489,25 @@ fn value_tree(
     })
 }
 
+/// The colour answering the last move at a node where the tree follows only that colour: the last mover's
+/// own best move there was scored directly, a sign the proposer reads the last move as sente.
+fn forced_answer(nodes: &[BuiltNode], i: usize) -> Option<Color> {
+    let (last, _) = nodes[i].mv?;
+    let answer = last.opponent();
+    let colour_of = |&c: &usize| nodes[c].mv.map(|m| m.0);
+    let direct = |&c: &usize| nodes[c].leaf == Some(LeafReason::Direct);
+    let children = &nodes[i].children;
+    let follows_answer_only = children
+        .iter()
+        .filter(|c| !direct(c))
+        .all(|c| colour_of(c) == Some(answer));
+    let answered = children.iter().any(|c| colour_of(c) == Some(answer));
+    let skipped = children
+        .iter()
+        .any(|c| direct(c) && colour_of(c) == Some(last));
+    (follows_answer_only && answered && skipped).then_some(answer)
+}
+
 /// The retake option of a ko capture (placid ko, the rule of `docs/endgame.md`): when child `c` of `parent`
 /// is a single-stone capture by colour K that the opponent could retake at once, the opponent's retake
 /// leads back to the open ko, which counts `(l + 2r)/3`: `l` is K's best mean after the capture (K fills),
@@ -417,14 +515,12 @@ fn value_tree(
 fn ko_retake(
     nodes: &[BuiltNode],
     options: &[(Vec<Game>, Vec<Game>)],
+    leaf_value: &[Option<Rational>],
     parent: usize,
     c: usize,
 ) -> Option<(Color, Rational)> {
     let (taker, _) = nodes[c].mv?;
     nodes[c].state.board().ko_point()?;
-    if nodes[c].children.is_empty() {
-        return None;
-    }
     let mean = |g: &Game| Thermograph::of(g).mean;
     let (own, theirs) = match taker {
         Color::Black => (&options[c].0, &options[parent].1),
@@ -437,7 +533,9 @@ fn ko_retake(
             Color::White => means.min(),
         }
     };
-    let l = best(own, taker)?;
+    // A capture that ended the tree: the position as it stands is the taker's result (as the given
+    // lines' ko rule takes it).
+    let l = leaf_value[c].or_else(|| best(own, taker))?;
     let r = best(theirs, taker.opponent())?;
     let two = Rational::integer(2);
     let three = Rational::integer(3);
@@ -512,6 +610,7 @@ pub(crate) fn score_lines(
                 katago: nets.katago()?,
                 scoring,
                 initial_balance: region_balance(position),
+                leaves: TreeLeaves::Ownership,
             };
             let root = LocalState::root(&position.board);
             let mut ends = Vec::new();
@@ -657,4 +756,63 @@ fn line_shape(
         }
     }
     id
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn problem(name: &str) -> Problem {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/endgame-dev/");
+        Problem::read(&Path::new(dir).join(name)).expect("problem file")
+    }
+
+    fn at(p: &Problem, gtp: &str) -> Point {
+        Point::parse_gtp(gtp, p.board.size()).expect("point")
+    }
+
+    #[test]
+    fn reading_decides_a_leaf_only_once_the_vital_point_is_taken() {
+        // 01-value-of-move/05: White's straight three lives or dies by B19.
+        let p = problem("01-value-of-move/05.sgf");
+        assert!(!chains_decided(&p.board, &p.region));
+        let mut killed = p.board.clone();
+        killed.place(Color::Black, at(&p, "B19"));
+        assert!(chains_decided(&killed, &p.region));
+    }
+
+    fn node(state: LocalState, mv: Option<(Color, Point)>, leaf: Option<LeafReason>) -> BuiltNode {
+        BuiltNode {
+            state,
+            mv,
+            probability: None,
+            children: Vec::new(),
+            leaf,
+            depth: 0,
+        }
+    }
+
+    #[test]
+    fn a_node_following_only_the_answer_is_a_forced_reply() {
+        let p = problem("01-value-of-move/05.sgf");
+        let root = LocalState::root(&p.board);
+        let (b, w) = (at(&p, "B19"), at(&p, "C19"));
+        let after_b = root.play(Color::Black, b).expect("legal");
+        let answer = after_b.play(Color::White, w).expect("legal");
+        let follow_up = after_b.play(Color::Black, w).expect("legal");
+        let mut nodes = vec![
+            node(root, None, None),
+            node(after_b, Some((Color::Black, b)), None),
+            node(answer, Some((Color::White, w)), Some(LeafReason::NoMove)),
+            node(follow_up, Some((Color::Black, w)), Some(LeafReason::Direct)),
+        ];
+        nodes[0].children = vec![1];
+        nodes[1].children = vec![2, 3];
+        assert_eq!(forced_answer(&nodes, 1), Some(Color::White));
+        assert_eq!(forced_answer(&nodes, 0), None);
+        // Followed on both sides: no forced reply.
+        nodes[3].leaf = Some(LeafReason::NoMove);
+        assert_eq!(forced_answer(&nodes, 1), None);
+    }
 }

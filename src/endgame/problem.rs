@@ -150,7 +150,7 @@ fn best_mean(options: &[Game], color: Color) -> Option<Rational> {
 
 /// A node where only `color`'s answer is given: the other colour's missing option is a threat bigger
 /// than anything in the lines, so the answer is forced and the node is worth what the answer leaves.
-fn forced(options: Vec<Game>, color: Color) -> Game {
+pub(crate) fn forced(options: Vec<Game>, color: Color) -> Game {
     let best = best_mean(&options, color).unwrap_or(Rational::ZERO);
     let threat = Game::Number(best + Rational::integer(-1000 * color.sign() as i64));
     match color {

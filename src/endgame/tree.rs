@@ -62,6 +62,9 @@ impl TreeOptions {
 pub enum LeafReason {
     /// The region is settled (local Benson): its count is exact.
     Settled,
+    /// Finished in the course's sense (`status::finished_count`): reading decides every chain and no
+    /// move changes the count.
+    Finished,
     /// Ownership is decided on every region point.
     Decided,
     /// The proposer says nobody plays here.
@@ -80,6 +83,7 @@ impl LeafReason {
     pub fn key(self) -> &'static str {
         match self {
             LeafReason::Settled => "settled",
+            LeafReason::Finished => "finished",
             LeafReason::Decided => "ownership decided",
             LeafReason::NoMove => "no move",
             LeafReason::Direct => "scored directly",

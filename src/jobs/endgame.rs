@@ -3,13 +3,17 @@
 //! recording, so they are plain serializable data: stones and region as points, exact values as
 //! fractions, the variation tree already shaped for display.
 
-use crate::endgame::analysis::{Analysis, AnalysisOptions, Analyzer, LocalPosition, ModelPaths};
+use crate::endgame::analysis::{
+    Analysis, AnalysisError, AnalysisOptions, Analyzer, LocalPosition, ModelPaths,
+};
 use crate::endgame::cgt::{Kind, Rational, Wall};
 use crate::endgame::problem::Problem;
 use crate::endgame::region::Region;
 use crate::go::{Board, BoardSize, Color, Point};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Plies of the variation tree a report carries, and nodes in all: enough to read the lines, small
 /// enough for a session record.
@@ -191,6 +195,11 @@ impl Report {
 /// regions, longer for networks). Errors are sentences for the status line: an empty or too large
 /// region, a missing network, a problem file that cannot be read.
 pub fn analyze(request: &Request) -> Result<Report, String> {
+    analyze_with(request, &ModelPaths::default())
+}
+
+/// [`analyze`] with the networks at `models`.
+fn analyze_with(request: &Request, models: &ModelPaths) -> Result<Report, String> {
     let position = &request.position;
     let board = position.board()?;
     let size = board.size();
@@ -211,11 +220,19 @@ pub fn analyze(request: &Request) -> Result<Report, String> {
         let problem = Problem::read(&PathBuf::from(file)).map_err(|e| e.to_string())?;
         local.lines = problem.lines;
     }
-    // Networks are opened on first use, so an analyzer per job costs nothing for the exact methods.
-    let analyzer = Analyzer::new(ModelPaths::default(), AnalysisOptions::default());
-    let analysis = analyzer
+    let analysis = shared_analyzer(models)
         .analyze(&local, request.method)
-        .map_err(|e| format!("{}: {e}", request.method.name()))?;
+        .map_err(|e| {
+            // A network that failed to open is not retried by the same analyzer: the next job gets a
+            // fresh one, so a model put in place meanwhile is found.
+            if matches!(
+                e,
+                AnalysisError::NoModel { .. } | AnalysisError::Model { .. }
+            ) {
+                forget_analyzer(models);
+            }
+            format!("{}: {e}", request.method.name())
+        })?;
     let mut notes = analysis.notes.clone();
     if analysis.evaluations > 0 {
         notes.push(format!(
@@ -256,6 +273,28 @@ pub fn analyze(request: &Request) -> Result<Report, String> {
         elapsed_ms: analysis.elapsed.as_millis() as u64,
         notes,
     })
+}
+
+/// The analyzer for `models`, one per set of model paths for the whole process: networks are opened on
+/// first use and kept, so repeated jobs reuse the open ONNX sessions (and KataGo's evaluation cache)
+/// instead of reopening them for every job.
+pub fn shared_analyzer(models: &ModelPaths) -> Arc<Analyzer> {
+    analyzers()
+        .entry(models.clone())
+        .or_insert_with(|| Arc::new(Analyzer::new(models.clone(), AnalysisOptions::default())))
+        .clone()
+}
+
+fn forget_analyzer(models: &ModelPaths) {
+    analyzers().remove(models);
+}
+
+fn analyzers() -> std::sync::MutexGuard<'static, HashMap<ModelPaths, Arc<Analyzer>>> {
+    static ANALYZERS: OnceLock<Mutex<HashMap<ModelPaths, Arc<Analyzer>>>> = OnceLock::new();
+    ANALYZERS
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
 }
 
 /// The short names a narrow pane can show.
@@ -344,6 +383,55 @@ mod tests {
         let bytes = rmp_serde::to_vec(&report).unwrap();
         let back: Report = rmp_serde::from_slice(&bytes).unwrap();
         assert_eq!(back, report);
+    }
+
+    #[test]
+    fn jobs_share_one_analyzer_per_set_of_models() {
+        let defaults = ModelPaths::default();
+        let first = shared_analyzer(&defaults);
+        assert!(Arc::ptr_eq(&first, &shared_analyzer(&defaults)));
+        let other = ModelPaths {
+            local_move: Some(PathBuf::from("elsewhere/local-move.onnx")),
+            ownership: None,
+        };
+        assert!(!Arc::ptr_eq(&first, &shared_analyzer(&other)));
+        // A model that cannot be opened is forgotten, so a later job looks again.
+        let missing = ModelPaths {
+            local_move: Some(PathBuf::from("no/such/local-move.onnx")),
+            ownership: Some(PathBuf::from("no/such/katago.bin.gz")),
+        };
+        let broken = shared_analyzer(&missing);
+        let request = Request {
+            tag: 1,
+            method: Method::Policy,
+            position: tiny(),
+        };
+        let err = analyze_with(&request, &missing).unwrap_err();
+        assert!(err.contains("no/such/katago.bin.gz"), "{err}");
+        assert_eq!(broken.networks_opened(), 0);
+        assert!(!Arc::ptr_eq(&broken, &shared_analyzer(&missing)));
+    }
+
+    #[test]
+    fn repeated_network_jobs_reuse_the_open_networks() {
+        let request = Request {
+            tag: 1,
+            method: Method::Policy,
+            position: tiny(),
+        };
+        let first = analyze(&request).expect("the policy baseline runs with the default networks");
+        let opened = shared_analyzer(&ModelPaths::default()).networks_opened();
+        assert_eq!(
+            opened, 1,
+            "KataGo's network alone serves the policy baseline"
+        );
+        let again = analyze(&Request { tag: 2, ..request }).expect("second job");
+        assert_eq!(again.value, first.value);
+        assert_eq!(
+            shared_analyzer(&ModelPaths::default()).networks_opened(),
+            opened,
+            "the second job reopened a network"
+        );
     }
 
     #[test]
