@@ -7,7 +7,7 @@ use super::cgt::{Game, Rational, Thermograph};
 use super::region::{Region, Sealed};
 use super::settle::Settlement;
 use super::solver;
-use super::status::judged_count;
+use super::status::{judged_count, judged_diagram};
 use crate::go::sgf::{self, Markup, Property, SgfError, SgfNode};
 use crate::go::{Board, Color, Move, Point, Scoring};
 use std::path::{Path, PathBuf};
@@ -159,6 +159,16 @@ pub(crate) fn forced(options: Vec<Game>, color: Color) -> Game {
     }
 }
 
+/// Set to print every line move, line end (judged position and count) and node value while scoring
+/// the given lines: the way to see which leaf a miss comes from.
+pub const LINES_TRACE_ENV: &str = "TENGEN_LINES_TRACE";
+
+fn trace(text: impl FnOnce() -> String) {
+    if std::env::var_os(LINES_TRACE_ENV).is_some() {
+        eprintln!("{}", text());
+    }
+}
+
 fn collect_line_points(children: &[SgfNode], out: &mut Vec<Point>) {
     for child in children {
         if let Some((_, Move::Play(p))) = child.get_move() {
@@ -225,6 +235,7 @@ impl LineScorer<'_> {
         let mut right: Vec<Game> = Vec::new();
         let mut ko_moves = Vec::new();
         for &(color, p, node) in &moves {
+            trace(|| format!("{:w$}{color} {}", "", p.to_gtp(board.size()), w = 2 * depth));
             let mut next = board.clone();
             let placed = next.place(color, p);
             let gain = if area {
@@ -275,7 +286,7 @@ impl LineScorer<'_> {
             let open = (own + k.resolution + k.resolution) / Rational::integer(3);
             push(&mut left, &mut right, k.banned, Game::Number(open));
         }
-        Ok(match (left.is_empty(), right.is_empty()) {
+        let game = match (left.is_empty(), right.is_empty()) {
             (true, true) => self.leaf_value(board),
             (false, false) => Game::new(left, right),
             // Only the reply to the last move is given: the course treats it as forced, so the
@@ -287,7 +298,17 @@ impl LineScorer<'_> {
             (true, false) => {
                 Game::Number(best_mean(&right, Color::White).unwrap_or(Rational::ZERO))
             }
-        })
+        };
+        trace(|| {
+            let th = Thermograph::of(&game);
+            let (mean, t) = (th.mean, th.temperature);
+            format!(
+                "{:w$}= {game}  mean {mean} temperature {t}",
+                "",
+                w = 2 * depth
+            )
+        });
+        Ok(game)
     }
 
     fn judged(&self, board: &Board) -> i64 {
@@ -300,8 +321,12 @@ impl LineScorer<'_> {
         let area = self.scoring == Scoring::Area;
         let settlement = Settlement::assess(board, &self.region, &Sealed::default());
         if settlement.is_settled(board, &self.region, area) {
-            return Game::number(settlement.count(board, &self.region, area));
+            let count = settlement.count(board, &self.region, area);
+            trace(|| format!("settled {count}\n{}", judged_diagram(board, &self.region)));
+            return Game::number(count);
         }
-        Game::number(judged_count(board, &self.region, area))
+        let count = judged_count(board, &self.region, area);
+        trace(|| format!("judged {count}\n{}", judged_diagram(board, &self.region)));
+        Game::number(count)
     }
 }

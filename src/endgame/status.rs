@@ -42,7 +42,10 @@ fn chain_status_within(board: &Board, region: &Region, at: Point, budget: usize)
     if is_anchored(board, region, at) {
         return Status::Safe;
     }
-    if Settlement::assess(board, region, &Sealed::default()).is_safe(at) {
+    // Benson's test counts every chain with a liberty outside the region alive; one in atari is not.
+    if board.liberty_count(at) >= 2
+        && Settlement::assess(board, region, &Sealed::default()).is_safe(at)
+    {
         return Status::Safe;
     }
     let mut start = board.clone();
@@ -59,12 +62,12 @@ fn chain_status_within(board: &Board, region: &Region, at: Point, budget: usize)
     Status::Open
 }
 
-/// A chain with a liberty outside the region: local play can never fill it.
+/// A chain with a liberty outside the region and a second liberty: local play can never fill the
+/// outside one. A chain in atari is not anchored by its last liberty lying outside: the opponent may
+/// take it there (a stone that escapes along the edge into one liberty is still captured).
 fn is_anchored(board: &Board, region: &Region, at: Point) -> bool {
-    board
-        .chain_liberties(at)
-        .iter()
-        .any(|&l| !region.contains(l))
+    let liberties = board.chain_liberties(at);
+    liberties.len() >= 2 && liberties.iter().any(|&l| !region.contains(l))
 }
 
 /// One search for "can the attacker capture the chain through `target`".
@@ -185,9 +188,11 @@ impl<'a> Reading<'a> {
                     .filter(|&&n| board.cell(n) == Cell::Empty),
             );
         }
+        // The last liberty of a chain in atari may be taken (or extended from) outside the region.
+        let outside_ok = |p: Point| liberties.len() == 1 && liberties.contains(&p);
         let mut moves: Vec<Point> = Vec::new();
         for p in near {
-            if self.region.contains(p)
+            if (self.region.contains(p) || outside_ok(p))
                 && !moves.contains(&p)
                 && board.check(color, p, false).is_ok()
             {
@@ -204,14 +209,69 @@ impl<'a> Reading<'a> {
 /// stones are its territory, and dead stones are its prisoners under territory scoring. Areas both colours
 /// reach are split where the walls meet (see `split`). Area scoring counts territory and living stones.
 pub fn judged_count(board: &Board, region: &Region, area: bool) -> i64 {
-    let dead = dead_stones(board, region, READING_BUDGET, false, |_| None).unwrap_or_default();
-    let mut total = 0i64;
-    for a in areas(board, region, &dead) {
-        for (&p, owner) in a.points.iter().zip(split(board, &a.points, &dead, a.owner)) {
-            total += point_count(board, p, owner, area);
+    let judged = Judged::of(board, region);
+    let territory: i64 = judged
+        .owners
+        .iter()
+        .map(|&(p, owner)| point_count(board, p, owner, area))
+        .sum();
+    territory + living_stones(board, region, &judged.dead, area)
+}
+
+/// A finished position as a player counts it: which stones are dead and who owns each area point.
+struct Judged {
+    dead: Vec<bool>,
+    owners: Vec<(Point, Option<Color>)>,
+}
+
+impl Judged {
+    fn of(board: &Board, region: &Region) -> Judged {
+        let dead = dead_stones(board, region, READING_BUDGET, false, |_| None).unwrap_or_default();
+        let mut owners = Vec::new();
+        for a in areas(board, region, &dead) {
+            let split = split(board, &a.points, &dead, a.owner);
+            owners.extend(a.points.iter().copied().zip(split));
         }
+        Judged { dead, owners }
     }
-    total + living_stones(board, region, &dead, area)
+}
+
+/// The judged position as text around the region: `X`/`O` living stones, `x`/`o` dead ones, `b`/`w`
+/// the territory of Black/White, `+` a neutral region point, `.` points outside the region.
+pub fn judged_diagram(board: &Board, region: &Region) -> String {
+    let judged = Judged::of(board, region);
+    let size = board.size();
+    let (xs, ys): (Vec<usize>, Vec<usize>) = region.points().iter().map(|p| (p.x(), p.y())).unzip();
+    let (Some(&x0), Some(&x1), Some(&y0), Some(&y1)) = (
+        xs.iter().min(),
+        xs.iter().max(),
+        ys.iter().min(),
+        ys.iter().max(),
+    ) else {
+        return String::new();
+    };
+    let mut out = String::new();
+    for y in y0.saturating_sub(1)..=(y1 + 1).min(size.height() - 1) {
+        out.push_str(&format!("{:>2} ", size.height() - y));
+        for x in x0.saturating_sub(1)..=(x1 + 1).min(size.width() - 1) {
+            let p = Point::new(x, y);
+            let owner = judged.owners.iter().find(|o| o.0 == p).map(|o| o.1);
+            let mark = match (board.color_at(p), judged.dead[p.index()], owner) {
+                (Some(Color::Black), false, _) => 'X',
+                (Some(Color::White), false, _) => 'O',
+                (Some(Color::Black), true, _) => 'x',
+                (Some(Color::White), true, _) => 'o',
+                (None, _, Some(Some(Color::Black))) => 'b',
+                (None, _, Some(Some(Color::White))) => 'w',
+                (None, _, Some(None)) => '+',
+                (None, _, None) => '.',
+            };
+            out.push(mark);
+            out.push(' ');
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// Positions one reading may visit when the solver asks whether a position is finished: it asks at
@@ -474,6 +534,37 @@ mod tests {
         board.place(Color::White, at(&p, "B19"));
         assert_eq!(chain_status(&board, &p.region, at(&p, "B18")), Status::Safe);
         assert_eq!(judged_count(&board, &p.region, false), -2);
+    }
+
+    /// A 19x19 board with the given stones (GTP coordinates).
+    fn board_with(black: &[&str], white: &[&str]) -> Board {
+        let size = crate::go::BoardSize::square(19).unwrap();
+        let mut board = Board::new(size);
+        for (color, stones) in [(Color::Black, black), (Color::White, white)] {
+            for s in stones {
+                board.setup_stone(color, Point::parse_gtp(s, size).unwrap());
+            }
+        }
+        board
+    }
+
+    fn points(board: &Board, gtp: &[&str]) -> Vec<Point> {
+        gtp.iter()
+            .map(|s| Point::parse_gtp(s, board.size()).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_chain_in_atari_is_not_saved_by_a_last_liberty_outside_the_region() {
+        // White D19-D18 has one liberty, E19. Extending there leaves it one liberty, F19, outside the
+        // region: Black takes it there, so the chain is dead whoever moves first.
+        let board = board_with(&["C19", "C18", "D17", "E18"], &["D19", "D18"]);
+        let region = Region::new(points(&board, &["E19"]));
+        let d19 = points(&board, &["D19"])[0];
+        assert_eq!(chain_status(&board, &region, d19), Status::Dead);
+        // With a second liberty outside (E18 empty, outside the region) local play cannot capture it.
+        let board = board_with(&["C19", "C18", "D17"], &["D19", "D18"]);
+        assert_eq!(chain_status(&board, &region, d19), Status::Safe);
     }
 
     #[test]
