@@ -20,16 +20,26 @@ pub struct Settlement {
     owner: Vec<Option<Color>>,
     /// Whether the chain through a stone can never be captured, by grid index.
     safe: Vec<bool>,
+    /// Whether a stone belongs to a chain in or next to the region (the chains assessed), by grid index.
+    local: Vec<bool>,
 }
 
 impl Settlement {
     pub fn assess(board: &Board, region: &Region, sealed: &Sealed) -> Settlement {
         let mut owner = vec![None; GRID];
         let mut safe = vec![false; GRID];
+        let mut local = vec![false; GRID];
         for color in [Color::Black, Color::White] {
-            assess_colour(board, region, sealed, color, &mut owner, &mut safe);
+            assess_colour(
+                board, region, sealed, color, &mut owner, &mut safe, &mut local,
+            );
         }
-        Settlement { owner, safe }
+        Settlement { owner, safe, local }
+    }
+
+    /// Whether the stone at `p` belongs to a chain in or next to the region.
+    pub fn is_local(&self, p: Point) -> bool {
+        self.local[p.index()]
     }
 
     /// The colour whose sure territory `p` is.
@@ -65,24 +75,24 @@ impl Settlement {
     /// The local count from Black's side. Territory: sure territory points plus dead stones as prisoners.
     /// Area: sure territory points plus stones on the board that are not dead.
     pub fn count(&self, board: &Board, region: &Region, area: bool) -> i64 {
-        let mut total = 0i64;
-        for &p in region.points() {
-            let stone = board.color_at(p);
-            match self.owner(p) {
-                Some(c) => {
-                    total += c.sign() as i64;
-                    if !area && stone == Some(c.opponent()) {
-                        total += c.sign() as i64;
-                    }
-                }
-                None => {
-                    if area && let Some(c) = stone {
-                        total += c.sign() as i64;
-                    }
-                }
-            }
+        region
+            .points()
+            .iter()
+            .map(|&p| self.point_count(board, p, area))
+            .sum()
+    }
+
+    /// One region point's share of [`Settlement::count`].
+    pub fn point_count(&self, board: &Board, p: Point, area: bool) -> i64 {
+        let stone = board.color_at(p);
+        match self.owner(p) {
+            Some(c) if !area && stone == Some(c.opponent()) => 2 * c.sign() as i64,
+            Some(c) => c.sign() as i64,
+            None => match stone {
+                Some(c) if area => c.sign() as i64,
+                _ => 0,
+            },
         }
-        total
     }
 }
 
@@ -93,6 +103,7 @@ fn assess_colour(
     color: Color,
     owner: &mut [Option<Color>],
     safe: &mut [bool],
+    local: &mut [bool],
 ) {
     let own = Cell::stone(color);
     // Chains of `color` in or next to the region, by head point.
@@ -107,6 +118,7 @@ fn assess_colour(
                 let stones = board.chain_stones(q);
                 for &s in &stones {
                     chain_of[s.index()] = id;
+                    local[s.index()] = true;
                 }
                 let outside_liberty = board
                     .chain_liberties(q)

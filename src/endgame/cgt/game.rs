@@ -11,6 +11,7 @@
 
 use super::rational::Rational;
 use super::thermograph::Thermograph;
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
@@ -176,31 +177,11 @@ impl Game {
             .unwrap_or(Rational::ZERO)
     }
 
-    /// The sum of two games (translation by numbers, the disjunctive sum otherwise).
+    /// The sum of two games (translation by numbers, the disjunctive sum otherwise). Sums of
+    /// subpositions are memoised: `G^L + H^L` is reached both through `G^L + H` and `G + H^L`, and
+    /// without the memo the work grows exponentially with depth.
     pub fn add(&self, other: &Game) -> Game {
-        match (self, other) {
-            (Game::Number(x), Game::Number(y)) => Game::Number(*x + *y),
-            (Game::Number(_), Game::Options(_)) => other.add(self),
-            (Game::Options(g), Game::Number(_)) => Game::new(
-                g.left.iter().map(|gl| gl.add(other)).collect(),
-                g.right.iter().map(|gr| gr.add(other)).collect(),
-            ),
-            (Game::Options(g), Game::Options(h)) => {
-                let left = g
-                    .left
-                    .iter()
-                    .map(|gl| gl.add(other))
-                    .chain(h.left.iter().map(|hl| self.add(hl)))
-                    .collect();
-                let right = g
-                    .right
-                    .iter()
-                    .map(|gr| gr.add(other))
-                    .chain(h.right.iter().map(|hr| self.add(hr)))
-                    .collect();
-                Game::new(left, right)
-            }
-        }
+        add_memo(self, other, &mut HashMap::new())
     }
 
     /// The game with the players' roles exchanged.
@@ -240,6 +221,48 @@ impl Game {
             }
         }
     }
+}
+
+/// A subgame's identity while summing: its value for numbers, its node's address otherwise (the games
+/// being summed are borrowed for the whole sum, so addresses are stable).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum GameId {
+    Number(Rational),
+    Node(usize),
+}
+
+fn game_id(game: &Game) -> GameId {
+    match game {
+        Game::Number(x) => GameId::Number(*x),
+        Game::Options(o) => GameId::Node(Arc::as_ptr(o) as usize),
+    }
+}
+
+fn add_memo(g: &Game, h: &Game, memo: &mut HashMap<(GameId, GameId), Game>) -> Game {
+    if let (Game::Number(x), Game::Number(y)) = (g, h) {
+        return Game::Number(*x + *y);
+    }
+    let key = (game_id(g), game_id(h));
+    if let Some(sum) = memo.get(&key) {
+        return sum.clone();
+    }
+    let mut left = Vec::with_capacity(g.left().len() + h.left().len());
+    let mut right = Vec::with_capacity(g.right().len() + h.right().len());
+    for gl in g.left() {
+        left.push(add_memo(gl, h, memo));
+    }
+    for hl in h.left() {
+        left.push(add_memo(g, hl, memo));
+    }
+    for gr in g.right() {
+        right.push(add_memo(gr, h, memo));
+    }
+    for hr in h.right() {
+        right.push(add_memo(g, hr, memo));
+    }
+    let sum = Game::new(left, right);
+    memo.insert(key, sum.clone());
+    sum
 }
 
 /// `{x|x}` is printed `x*` (and `{0|0}` as `*`).
