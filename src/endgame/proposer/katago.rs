@@ -21,6 +21,9 @@ use std::sync::{Arc, Mutex};
 /// input counts stones played).
 type Key = (u128, Color, Option<crate::go::Point>, i64);
 
+/// Evaluations kept before the cache starts afresh (a 19x19 evaluation is a few kB).
+const CACHE_LIMIT: usize = 50_000;
+
 pub struct KataGoNet {
     evaluator: Evaluator,
     cache: Mutex<HashMap<Key, Arc<NnEval>>>,
@@ -70,45 +73,60 @@ impl KataGoNet {
         items: &[(&LocalState, Color)],
     ) -> Result<Vec<Arc<NnEval>>, ProposerError> {
         let keys: Vec<Key> = items.iter().map(|&(s, c)| Self::key(s, c)).collect();
-        let mut missing: Vec<(usize, Game)> = Vec::new();
-        {
+        let mut found: Vec<Option<Arc<NnEval>>> = {
             let cache = self.lock();
-            for (i, key) in keys.iter().enumerate() {
-                if !cache.contains_key(key) && !missing.iter().any(|(j, _)| keys[*j] == *key) {
-                    let mut game = items[i].0.game.clone();
-                    game.set_to_move(items[i].1);
-                    missing.push((i, game));
-                }
+            keys.iter().map(|k| cache.get(k).cloned()).collect()
+        };
+        let mut missing: Vec<(usize, Game)> = Vec::new();
+        for (i, key) in keys.iter().enumerate() {
+            if found[i].is_none() && !missing.iter().any(|(j, _)| keys[*j] == *key) {
+                let mut game = items[i].0.game.clone();
+                game.set_to_move(items[i].1);
+                missing.push((i, game));
             }
         }
         if !missing.is_empty() {
-            let features = missing.iter().map(|(_, g)| encode(g)).collect();
-            let raw = self
-                .evaluator
-                .evaluate_features(features)
-                .map_err(|e| ProposerError::Run(e.to_string()))?;
-            if raw.len() != missing.len() {
-                return Err(ProposerError::Run(format!(
-                    "{} answers for {} positions",
-                    raw.len(),
-                    missing.len()
-                )));
-            }
-            self.evaluations.fetch_add(missing.len(), Ordering::Relaxed);
+            let fresh = self.run(&missing)?;
             let mut cache = self.lock();
-            for ((i, game), out) in missing.iter().zip(raw) {
-                cache.insert(keys[*i], Arc::new(postprocess(game, &out)));
+            if cache.len() + fresh.len() > CACHE_LIMIT {
+                // A long workbench session must not grow without bound; trees rarely revisit old positions.
+                cache.clear();
+            }
+            for ((i, _), eval) in missing.iter().zip(fresh) {
+                cache.insert(keys[*i], eval.clone());
+                for (slot, key) in found.iter_mut().zip(&keys) {
+                    if slot.is_none() && *key == keys[*i] {
+                        *slot = Some(eval.clone());
+                    }
+                }
             }
         }
-        let cache = self.lock();
-        keys.iter()
-            .map(|k| {
-                cache
-                    .get(k)
-                    .cloned()
-                    .ok_or_else(|| ProposerError::Run("a position was not evaluated".into()))
-            })
+        found
+            .into_iter()
+            .map(|e| e.ok_or_else(|| ProposerError::Run("a position was not evaluated".into())))
             .collect()
+    }
+
+    /// One batch through the network for positions not in the cache.
+    fn run(&self, missing: &[(usize, Game)]) -> Result<Vec<Arc<NnEval>>, ProposerError> {
+        let features = missing.iter().map(|(_, g)| encode(g)).collect();
+        let raw = self
+            .evaluator
+            .evaluate_features(features)
+            .map_err(|e| ProposerError::Run(e.to_string()))?;
+        if raw.len() != missing.len() {
+            return Err(ProposerError::Run(format!(
+                "{} answers for {} positions",
+                raw.len(),
+                missing.len()
+            )));
+        }
+        self.evaluations.fetch_add(missing.len(), Ordering::Relaxed);
+        Ok(missing
+            .iter()
+            .zip(raw)
+            .map(|((_, game), out)| Arc::new(postprocess(game, &out)))
+            .collect())
     }
 
     /// Each state's ownership from Black's side (+1 Black), row-major from the top row, averaged over
