@@ -23,9 +23,13 @@ pub struct SearchParams {
     pub rave_equivalence: f64,
     /// A leaf becomes a tree node after this many visits; before that only its playouts count.
     pub expand_after: u32,
-    /// Weight of the score in the value a node is selected by (the rest is win/loss). A little score
+    /// Weight of the score in the value a node is selected by, beside a win's weight of 1. A little score
     /// keeps the search informative when every move wins or every move loses, e.g. 5x5 at komi 24.
     pub score_weight: f64,
+    /// Weight of the score measured around the search's own current estimate (KataGo's dynamic score
+    /// utility): a point more or less matters as much in a decided position as in a close one, so the tree
+    /// concentrates on the moves that keep the most points and its mean score approaches the minimax.
+    pub dynamic_score_weight: f64,
     /// Nodes in the arena beyond which the tree stops growing (memory bound).
     pub max_nodes: usize,
 }
@@ -37,6 +41,7 @@ impl Default for SearchParams {
             rave_equivalence: 2000.0,
             expand_after: 2,
             score_weight: 0.1,
+            dynamic_score_weight: 0.3,
             max_nodes: 2_000_000,
         }
     }
@@ -111,12 +116,31 @@ pub struct Tree {
     /// Black's stones minus White's at the root: with the moves and captures of a playout it gives the
     /// final stones without a pass over the board.
     root_stone_balance: i32,
+    /// Playouts so far and the sum of their scores: the centre of the dynamic score utility.
+    playouts: f64,
+    score_total: f64,
     ownership: Option<OwnershipSums>,
 }
 
 /// Stones on the board (what the superko filter compares).
 fn stone_count(board: &Board) -> usize {
     board.size().area() - board.empty_count()
+}
+
+/// Black's value of a playout in [0, 1]: the win first, then the score, linear over the board and around
+/// `centre` on a scale of the board's side (KataGo's static and dynamic score utilities).
+fn playout_value(
+    p: &SearchParams,
+    black_win: f64,
+    black_score: f64,
+    area: f64,
+    centre: f64,
+) -> f64 {
+    let linear = 0.5 + 0.5 * (black_score / area).clamp(-1.0, 1.0);
+    let scale = 0.75 * area.sqrt();
+    let dynamic = 0.5 + ((black_score - centre) / scale).atan() / std::f64::consts::PI;
+    (black_win + p.score_weight * linear + p.dynamic_score_weight * dynamic)
+        / (1.0 + p.score_weight + p.dynamic_score_weight)
 }
 
 impl Tree {
@@ -134,6 +158,8 @@ impl Tree {
             path: Vec::with_capacity(64),
             path_keys: Vec::with_capacity(64),
             root_stone_balance,
+            playouts: 0.0,
+            score_total: 0.0,
             ownership: ownership.then(|| vec![0.0; area]),
         };
         let max_stones = tree.root.max_stones;
@@ -354,6 +380,18 @@ impl Tree {
         self.root.history.binary_search(&key).is_ok() || path_keys.contains(&key)
     }
 
+    /// Black's value of one playout for selection, centred on the playouts before it.
+    fn selection_value(&mut self, black_win: f64, black_score: f64, area: f64) -> f64 {
+        let centre = if self.playouts > 0.0 {
+            self.score_total / self.playouts
+        } else {
+            black_score
+        };
+        self.playouts += 1.0;
+        self.score_total += black_score;
+        playout_value(&self.params, black_win, black_score, area, centre)
+    }
+
     fn back_up(&mut self, black_score: f64, area: f64) {
         let black_win = if black_score > 0.0 {
             1.0
@@ -362,8 +400,7 @@ impl Tree {
         } else {
             0.5
         };
-        let black_value = (1.0 - self.params.score_weight) * black_win
-            + self.params.score_weight * (0.5 + 0.5 * (black_score / area).clamp(-1.0, 1.0));
+        let black_value = self.selection_value(black_win, black_score, area);
         let view = |c: Color, x: f64| if c == Color::Black { x } else { 1.0 - x };
 
         // AMAF: walk from the end of the playout back to the root, remembering who played each point
@@ -439,5 +476,27 @@ impl Tree {
     /// Ownership sums over this tree's playouts, if asked for.
     pub fn ownership_sums(&self) -> Option<&OwnershipSums> {
         self.ownership.as_ref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{SearchParams, playout_value};
+
+    #[test]
+    fn a_win_outweighs_any_score_and_more_points_are_worth_more() {
+        let p = SearchParams::default();
+        let area = 49.0;
+        let worst_win = playout_value(&p, 1.0, -49.0, area, 49.0);
+        let best_loss = playout_value(&p, 0.0, 49.0, area, -49.0);
+        assert!(worst_win > best_loss, "{worst_win} vs {best_loss}");
+        // In a decided position (every playout a win) a point more still counts, most near the centre.
+        let at = |score: f64| playout_value(&p, 1.0, score, area, 10.0);
+        assert!(at(11.0) > at(10.0) && at(10.0) > at(9.0));
+        assert!(at(11.0) - at(10.0) > at(41.0) - at(40.0));
+        for score in [-49.0, 0.0, 49.0] {
+            let v = playout_value(&p, 0.5, score, area, 0.0);
+            assert!((0.0..=1.0).contains(&v), "{v}");
+        }
     }
 }
