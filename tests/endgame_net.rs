@@ -201,7 +201,10 @@ fn solve_and_bench_take_the_method_and_the_networks() {
     assert_eq!(out.lines().last(), Some("2 passed, 0 failed"), "{out}");
     let (ok, _, err) = tengen(&["endgame", "solve", &file, "--method", "deep"]);
     assert!(!ok);
-    assert!(err.contains("exact, auto, net, policy or lines"), "{err}");
+    assert!(
+        err.contains("exact, auto, net, policy, lines or blend"),
+        "{err}"
+    );
 }
 
 /// The course's first move of `color` in the given lines, if any.
@@ -220,17 +223,24 @@ fn first_course_move(p: &Problem, color: Color) -> Option<tengen::go::Point> {
 #[ignore = "diagnostic over the 50 development problems; prints, asserts only that it ran"]
 fn root_proposals_against_the_course_first_moves() {
     use tengen::endgame::proposer::{
-        KataGoNet, LocalMoveNet, LocalState, PolicyProposer, Proposer,
+        Blend, KataGoNet, LocalMoveNet, LocalState, PolicyProposer, Proposer,
     };
     use tengen::endgame::tree::{TreeOptions, choose};
     let local = LocalMoveNet::open(Path::new(LOCAL)).expect("local-move network");
     let katago = std::sync::Arc::new(KataGoNet::open(katago_onnx()).expect("KataGo network"));
-    let policy = PolicyProposer::new(katago);
-    let proposers: [&dyn Proposer; 2] = [&local, &policy];
+    let policy = PolicyProposer::new(katago.clone());
+    let blend = Blend::new(vec![
+        (
+            Box::new(LocalMoveNet::open(Path::new(LOCAL)).expect("local-move network")),
+            0.5,
+        ),
+        (Box::new(PolicyProposer::new(katago)), 0.5),
+    ]);
+    let proposers: [&dyn Proposer; 3] = [&local, &policy, &blend];
     let files = Problem::find_all(Path::new(DEV)).expect("problems");
     for proposer in proposers {
         // Per colour: course moves given, among the followed root moves, the colour's top move.
-        let mut counts = [[0usize; 3]; 2];
+        let mut counts = [[0usize; 5]; 2];
         for file in &files {
             let p = Problem::read(file).expect("problem");
             let root = LocalState::root(&p.board);
@@ -246,14 +256,16 @@ fn root_proposals_against_the_course_first_moves() {
                     .iter()
                     .any(|&(c, q, _)| c == color && q == course)
                     as usize;
-                counts[k][2] +=
-                    (proposal.moves(color).first().map(|m| m.0) == Some(course)) as usize;
+                let rank = proposal.moves(color).iter().position(|m| m.0 == course);
+                counts[k][2] += (rank == Some(0)) as usize;
+                counts[k][3] += rank.is_some_and(|r| r < 3) as usize;
+                counts[k][4] += rank.is_some() as usize;
             }
         }
         for (k, color) in ["Black", "White"].iter().enumerate() {
-            let [given, followed, top] = counts[k];
+            let [given, followed, top, top3, any] = counts[k];
             println!(
-                "{}: {color}: course move among the root's followed moves {followed}/{given}, top move {top}/{given}",
+                "{}: {color}: course move among the root's followed moves {followed}/{given}, top move {top}/{given}, top 3 {top3}/{given}, proposed at all {any}/{given}",
                 proposer.name()
             );
         }

@@ -57,7 +57,7 @@ pub enum TreeLeavesArg {
 /// Options shared by `solve` and `bench`.
 #[derive(Args)]
 pub struct MethodArgs {
-    /// exact | net | policy | auto | lines
+    /// exact | net | policy | auto | lines | blend
     #[arg(long, default_value = "exact")]
     method: Method,
     #[arg(long, value_enum, default_value = "territory")]
@@ -87,6 +87,9 @@ pub struct MethodArgs {
     /// Tree builder: the most nodes a tree may have
     #[arg(long, default_value_t = AnalysisOptions::default().tree.max_nodes)]
     max_nodes: usize,
+    /// Tree builder: at the root, follow each colour's best N moves whatever their probability
+    #[arg(long, default_value_t = AnalysisOptions::default().tree.root_breadth)]
+    root_breadth: usize,
 }
 
 impl MethodArgs {
@@ -108,6 +111,7 @@ impl MethodArgs {
         };
         options.tree.max_depth = self.max_depth;
         options.tree.max_nodes = self.max_nodes;
+        options.tree.root_breadth = self.root_breadth;
         let models = ModelPaths {
             local_move: self.model.clone(),
             ownership: self.ownership_model.clone(),

@@ -33,16 +33,19 @@ pub enum Method {
     Auto,
     /// The file's given correct lines, scored as a game.
     Lines,
+    /// The tree grown from an even mixture of the local-move network and KataGo's policy.
+    Blend,
 }
 
 impl Method {
     /// In the order the workbench's `m` key walks them.
-    pub const ALL: [Method; 5] = [
+    pub const ALL: [Method; 6] = [
         Method::Exact,
         Method::Auto,
         Method::Net,
         Method::Policy,
         Method::Lines,
+        Method::Blend,
     ];
 
     /// The next method in [`Method::ALL`], round the end.
@@ -58,6 +61,7 @@ impl Method {
             Method::Policy => "policy",
             Method::Auto => "auto",
             Method::Lines => "lines",
+            Method::Blend => "blend",
         }
     }
 }
@@ -69,7 +73,7 @@ impl fmt::Display for Method {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown method `{0}`: use exact, auto, net, policy or lines")]
+#[error("unknown method `{0}`: use exact, auto, net, policy, lines or blend")]
 pub struct MethodParseError(pub String);
 
 impl FromStr for Method {
@@ -377,6 +381,7 @@ impl Analyzer {
             Method::Lines => self.lines(position)?,
             Method::Net => self.tree(position, Method::Net)?,
             Method::Policy => self.tree(position, Method::Policy)?,
+            Method::Blend => self.tree(position, Method::Blend)?,
             Method::Auto => self.auto(position, &mut notes)?,
         };
         outcome.notes.splice(0..0, notes);

@@ -14,7 +14,7 @@ use super::analysis::{
 use super::cgt::{Game, Rational, Thermograph};
 use super::problem::{Problem, forced};
 use super::proposer::{
-    KataGoNet, LocalMoveNet, LocalState, PolicyProposer, Proposer, ProposerError,
+    Blend, KataGoNet, LocalMoveNet, LocalState, PolicyProposer, Proposer, ProposerError,
 };
 use super::region::{Region, Sealed};
 use super::settle::Settlement;
@@ -284,7 +284,8 @@ fn region_balance(position: &LocalPosition) -> i64 {
         .sum()
 }
 
-/// Grows a tree with the network (`Method::Net`) or KataGo's policy (`Method::Policy`) and values it.
+/// Grows a tree with the network (`Method::Net`), KataGo's policy (`Method::Policy`) or both
+/// (`Method::Blend`) and values it.
 pub(crate) fn grow(
     nets: &Networks,
     position: &LocalPosition,
@@ -294,6 +295,10 @@ pub(crate) fn grow(
     let katago = nets.katago()?;
     let proposer: Box<dyn Proposer> = match method {
         Method::Policy => Box::new(PolicyProposer::new(katago.clone())),
+        Method::Blend => Box::new(Blend::new(vec![
+            (Box::new(LocalNetProposer(nets.local()?)), 0.5),
+            (Box::new(PolicyProposer::new(katago.clone())), 0.5),
+        ])),
         _ => Box::new(LocalNetProposer(nets.local()?)),
     };
     let scorer = Scorer {

@@ -23,6 +23,9 @@ pub struct TreeOptions {
     pub one_colour: f32,
     /// A colour's moves above this fraction of the colour's total are followed (else its single best).
     pub relative: f32,
+    /// At the root, each colour's best this-many moves are followed whatever their share (1: the paper's
+    /// rule alone). The root decides which first moves the answer can name, so it is worth a wider look.
+    pub root_breadth: usize,
     /// Plies below the root after which nodes become leaves.
     pub max_depth: usize,
     /// The most nodes a tree may have; moves beyond it become leaves.
@@ -37,6 +40,7 @@ impl Default for TreeOptions {
             no_move_leaf: 0.30,
             one_colour: 0.85,
             relative: 0.30,
+            root_breadth: 1,
             max_depth: 12,
             max_nodes: 400,
             ownership_terminal: Some(0.7),
@@ -137,10 +141,12 @@ pub fn choose(proposal: &Proposal, root: bool, options: &TreeOptions) -> Choice 
             continue;
         }
         let total = proposal.total(color);
+        let breadth = if root { options.root_breadth } else { 0 };
         let mut picked: Vec<(Color, Point, f32)> = list
             .iter()
-            .filter(|&&(_, p)| p > options.relative * total)
-            .map(|&(pt, p)| (color, pt, p))
+            .enumerate()
+            .filter(|&(rank, &(_, p))| rank < breadth || p > options.relative * total)
+            .map(|(_, &(pt, p))| (color, pt, p))
             .collect();
         if picked.is_empty() {
             picked.push((color, best, best_p));

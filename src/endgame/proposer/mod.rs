@@ -6,10 +6,12 @@
 //! policy restricted to the region (`katago.rs`, the baseline), and exhaustive enumeration for small
 //! regions (`exhaustive.rs`).
 
+pub mod blend;
 pub mod exhaustive;
 pub mod katago;
 pub mod local_net;
 
+pub use blend::Blend;
 pub use exhaustive::Exhaustive;
 pub use katago::{KataGoNet, PolicyProposer};
 pub use local_net::LocalMoveNet;
