@@ -7,7 +7,7 @@ use super::cgt::{Game, Rational, Thermograph};
 use super::region::{Region, Sealed};
 use super::settle::Settlement;
 use super::solver;
-use super::status::{judged_count, judged_diagram};
+use super::status::{judged_count, judged_diagram, sente_dame_privilege};
 use crate::go::sgf::{self, Markup, Property, SgfError, SgfNode};
 use crate::go::{Board, Color, Move, Point, Scoring};
 use std::path::{Path, PathBuf};
@@ -327,6 +327,13 @@ impl LineScorer<'_> {
         }
         let count = judged_count(board, &self.region, area);
         trace(|| format!("judged {count}\n{}", judged_diagram(board, &self.region)));
-        Game::number(count)
+        if area {
+            return Game::number(count);
+        }
+        let privilege = sente_dame_privilege(board, &self.region);
+        if privilege != 0 {
+            trace(|| format!("sente dame: {privilege:+} to the count"));
+        }
+        Game::number(count + privilege)
     }
 }

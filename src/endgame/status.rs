@@ -274,6 +274,52 @@ pub fn judged_diagram(board: &Board, region: &Region) -> String {
     out
 }
 
+/// The points a finished position's sente dame are still worth under territory scoring (Black's view).
+/// A dame whose filling by one colour is sente (it ataris an opposing chain whose only saving move lies
+/// in that chain's own territory) will be filled by that colour, and its opponent then connects inside
+/// its own territory: a point for the colour, its privilege. A dame that is sente for both colours is
+/// left neutral (a point to whoever fills it first, nothing on average). Under area scoring every dame
+/// is already worth a point, so this does not apply.
+pub fn sente_dame_privilege(board: &Board, region: &Region) -> i64 {
+    let judged = Judged::of(board, region);
+    judged
+        .owners
+        .iter()
+        .filter(|&&(p, owner)| owner.is_none() && board.color_at(p).is_none())
+        .map(|&(p, _)| {
+            let black = fill_forces_own_territory_fill(board, &judged, p, Color::Black);
+            let white = fill_forces_own_territory_fill(board, &judged, p, Color::White);
+            i64::from(black) - i64::from(white)
+        })
+        .sum()
+}
+
+/// Whether `color` filling `p` (safely: the filling stone keeps two liberties) ataris a living opposing
+/// chain whose last liberty is that opponent's territory.
+fn fill_forces_own_territory_fill(board: &Board, judged: &Judged, p: Point, color: Color) -> bool {
+    if board.check(color, p, false).is_err() {
+        return false;
+    }
+    let mut next = board.clone();
+    next.place(color, p);
+    if next.liberty_count(p) < 2 {
+        return false;
+    }
+    let opponent = color.opponent();
+    neighbours(p).iter().any(|&n| {
+        if next.color_at(n) != Some(opponent) || judged.dead[n.index()] {
+            return false;
+        }
+        match next.chain_liberties(n).as_slice() {
+            [last] => judged
+                .owners
+                .iter()
+                .any(|&(q, owner)| q == *last && owner == Some(opponent)),
+            _ => false,
+        }
+    })
+}
+
 /// Positions one reading may visit when the solver asks whether a position is finished: it asks at
 /// every node, so it reads less, and an undecided chain only means the search goes on.
 const FINISHED_BUDGET: usize = 300;
@@ -565,6 +611,48 @@ mod tests {
         // With a second liberty outside (E18 empty, outside the region) local play cannot capture it.
         let board = board_with(&["C19", "C18", "D17"], &["D19", "D18"]);
         assert_eq!(chain_status(&board, &region, d19), Status::Safe);
+    }
+
+    /// Black's corner with a lone stone on C19 whose liberties are B19 (Black's territory) and D19, a
+    /// dame against White's wall: White filling D19 ataris C19 and Black must connect at B19, inside
+    /// its own territory; Black filling D19 is self-atari.
+    fn sente_dame_corner() -> (Board, Region) {
+        let board = board_with(
+            &["A19", "C19", "A18", "B18", "A17", "B17"],
+            &["C18", "D18", "E18", "E19", "C17", "D17"],
+        );
+        let region = Region::new(points(&board, &["B19", "D19"]));
+        (board, region)
+    }
+
+    #[test]
+    fn a_dame_whose_fill_forces_a_connection_in_territory_is_the_filler_s_point() {
+        let (board, region) = sente_dame_corner();
+        // B19 is Black's, D19 is dame.
+        assert_eq!(judged_count(&board, &region, false), 1);
+        assert_eq!(sente_dame_privilege(&board, &region), -1);
+        // The same shape with the colours swapped is Black's privilege.
+        let mut swapped = Board::new(board.size());
+        for p in (0..GRID)
+            .map(Point::from_index)
+            .filter(|&p| board.is_on_board(p))
+        {
+            if let Some(c) = board.color_at(p) {
+                swapped.setup_stone(c.opponent(), p);
+            }
+        }
+        assert_eq!(judged_count(&swapped, &region, false), -1);
+        assert_eq!(sente_dame_privilege(&swapped, &region), 1);
+    }
+
+    #[test]
+    fn a_dame_that_ataris_nothing_is_worth_nothing() {
+        // With B19 filled the C19 stone joins Black's corner: White's D19 no longer ataris it.
+        let (mut board, _) = sente_dame_corner();
+        board.setup_stone(Color::Black, points(&board, &["B19"])[0]);
+        let region = Region::new(points(&board, &["D19"]));
+        assert_eq!(judged_count(&board, &region, false), 0);
+        assert_eq!(sente_dame_privilege(&board, &region), 0);
     }
 
     #[test]
