@@ -126,6 +126,35 @@ impl Board {
         self.size
     }
 
+    /// Makes this board a copy of `source`. Between boards of one size only the rows of the padded grid
+    /// that size uses are copied (the rest never changes), a fraction of a clone on small boards: what a
+    /// search that restarts from the same position every iteration needs.
+    pub fn copy_from(&mut self, source: &Board) {
+        if self.size != source.size {
+            self.clone_from(source);
+            return;
+        }
+        let used = ((self.size.height() + 2) * STRIDE).min(GRID);
+        self.cells[..used].copy_from_slice(&source.cells[..used]);
+        for (to, from) in [
+            (&mut self.head, &source.head),
+            (&mut self.next, &source.next),
+            (&mut self.stones, &source.stones),
+            (&mut self.libs, &source.libs),
+            (&mut self.empty_pos, &source.empty_pos),
+        ] {
+            to[..used].copy_from_slice(&from[..used]);
+        }
+        self.lib_sum[..used].copy_from_slice(&source.lib_sum[..used]);
+        self.lib_sum_sq[..used].copy_from_slice(&source.lib_sum_sq[..used]);
+        let empty = source.empty_count as usize;
+        self.empty_list[..empty].copy_from_slice(&source.empty_list[..empty]);
+        self.empty_count = source.empty_count;
+        self.ko = source.ko;
+        self.hash = source.hash;
+        self.captures = source.captures;
+    }
+
     #[inline]
     pub fn cell(&self, p: Point) -> Cell {
         self.cells[p.index()]
@@ -741,6 +770,33 @@ mod tests {
                     assert_consistent(&b);
                 }
                 color = color.opponent();
+            }
+        }
+    }
+
+    #[test]
+    fn copy_from_gives_a_board_that_plays_on_like_a_clone() {
+        use crate::go::playout::{FastRng, play_out};
+        for (side, seed) in [(5, 1), (7, 2), (9, 3), (19, 4)] {
+            let size = BoardSize::square(side).unwrap();
+            let mut source = Board::new(size);
+            play_out(&mut source, Color::Black, &mut FastRng::new(seed), 3 * side);
+            // A board of the same size in another position, and one of another size.
+            let mut same = Board::new(size);
+            play_out(&mut same, Color::White, &mut FastRng::new(seed + 10), 500);
+            let mut other = Board::new(BoardSize::new(side, side.max(6) - 2).unwrap());
+            for copy in [&mut same, &mut other] {
+                copy.copy_from(&source);
+                assert_eq!(*copy, source);
+                assert_eq!(copy.empty_points(), source.empty_points());
+                assert_consistent(copy);
+                let mut clone = source.clone();
+                play_out(copy, Color::White, &mut FastRng::new(seed), 1000);
+                play_out(&mut clone, Color::White, &mut FastRng::new(seed), 1000);
+                assert_eq!(*copy, clone);
+                assert_eq!(copy.stone_hash(), clone.stone_hash());
+                assert_eq!(copy.captures(Color::Black), clone.captures(Color::Black));
+                assert_eq!(copy.captures(Color::White), clone.captures(Color::White));
             }
         }
     }

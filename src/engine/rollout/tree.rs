@@ -120,6 +120,11 @@ pub struct Tree {
     playouts: f64,
     score_total: f64,
     ownership: Option<OwnershipSums>,
+    /// Reused per iteration: the board the iteration plays on, refilled from the root's (see
+    /// [`Board::copy_from`]) instead of cloned.
+    scratch: Option<Box<Board>>,
+    /// Reused per expansion: the points of the new children.
+    new_children: Vec<u16>,
 }
 
 /// Stones on the board (what the superko filter compares).
@@ -161,6 +166,8 @@ impl Tree {
             playouts: 0.0,
             score_total: 0.0,
             ownership: ownership.then(|| vec![0.0; area]),
+            scratch: None,
+            new_children: Vec::with_capacity(GRID),
         };
         let max_stones = tree.root.max_stones;
         tree.expand(
@@ -198,7 +205,13 @@ impl Tree {
         // Copies, not a clone of the `Arc`: its count is shared by every thread's tree, and touching it
         // twice per iteration would bounce its cache line between the cores.
         let rules = self.root.rules;
-        let mut board = self.root.board.clone();
+        let mut board = match self.scratch.take() {
+            Some(mut board) => {
+                board.copy_from(&self.root.board);
+                board
+            }
+            None => Box::new(self.root.board.clone()),
+        };
         let mut color = self.root.to_move;
         let mut passes = self.root.consecutive_passes;
         let mut max_stones = self.root.max_stones;
@@ -226,6 +239,9 @@ impl Tree {
             let child = self.nodes.select(node, &self.params);
             // Read before the board move, whose work hides this likely cache miss.
             expanded = self.nodes.is_expanded(child);
+            // Far down the tree the child's children are not in the cache: their loads overlap the board
+            // move instead of stalling the next selection.
+            self.nodes.prefetch_children(child);
             match self.nodes.mv(child) {
                 Move::Play(p) => {
                     board.place(color, p);
@@ -281,6 +297,7 @@ impl Tree {
         };
         let black_score = black_area as f64 - rules.komi.value();
         self.back_up(black_score, board.size().area() as f64);
+        self.scratch = Some(board);
     }
 
     /// Adds the legal children of `node`: every point the rules allow except suicides (own one-point eyes
@@ -296,8 +313,8 @@ impl Tree {
     ) {
         let is_root = node == 0;
         let rules = self.root.rules;
-        let first = self.nodes.count();
-        let mut count = 0u16;
+        let mut children = std::mem::take(&mut self.new_children);
+        children.clear();
         // Row-major order (the order of the padded-grid indices): the children's order breaks ties in
         // selection, so it is kept fixed.
         for p in board.size().points() {
@@ -318,14 +335,12 @@ impl Tree {
             if rules.ko != KoRule::Simple && self.repeats(board, color, p, path_keys, max_stones) {
                 continue;
             }
-            self.nodes.push(Move::Play(p));
-            count += 1;
+            children.push(p.index() as u16);
         }
         if !(is_root && self.root.avoid.contains(&Move::Pass)) {
-            self.nodes.push(Move::Pass);
-            count += 1;
+            children.push(PASS);
         }
-        if is_root && count == 0 && rules.multi_stone_suicide {
+        if is_root && children.is_empty() && rules.multi_stone_suicide {
             // Everything else is banned (a book asking about its last moves): the suicides the rules allow
             // are the only legal moves left, so they are searched after all.
             for &i in board.empty_points() {
@@ -336,12 +351,13 @@ impl Tree {
                     && !(rules.ko != KoRule::Simple
                         && self.repeats(board, color, p, path_keys, max_stones))
                 {
-                    self.nodes.push(Move::Play(p));
-                    count += 1;
+                    children.push(p.index() as u16);
                 }
             }
         }
-        self.nodes.set_children(node, first, count);
+        let first = self.nodes.push_all(&children);
+        self.nodes.set_children(node, first, children.len());
+        self.new_children = children;
     }
 
     /// Whether playing `p` recreates a position of the game or of the path (superko). A move that
