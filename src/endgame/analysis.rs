@@ -29,7 +29,7 @@ pub enum Method {
     Net,
     /// The same tree grown from KataGo's policy restricted to the region (the baseline).
     Policy,
-    /// `Exact` when the region is small enough and the search finishes, `Net` otherwise.
+    /// `Exact` when the region is small enough and the search finishes, `Blend` otherwise.
     Auto,
     /// The file's given correct lines, scored as a game.
     Lines,
@@ -477,7 +477,7 @@ impl Analyzer {
                 self.options.exact_max_empty
             ));
         }
-        self.tree(position, Method::Net)
+        self.tree(position, Method::Blend)
     }
 }
 

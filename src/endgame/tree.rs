@@ -24,7 +24,8 @@ pub struct TreeOptions {
     /// A colour's moves above this fraction of the colour's total are followed (else its single best).
     pub relative: f32,
     /// At the root, each colour's best this-many moves are followed whatever their share (1: the paper's
-    /// rule alone). The root decides which first moves the answer can name, so it is worth a wider look.
+    /// rule alone). The root decides which first moves the answer can name, so it gets a wider look: on the
+    /// development problems 2 gains `net` one answer and `blend` three (docs/endgame-net.md).
     pub root_breadth: usize,
     /// Plies below the root after which nodes become leaves.
     pub max_depth: usize,
@@ -40,7 +41,7 @@ impl Default for TreeOptions {
             no_move_leaf: 0.30,
             one_colour: 0.85,
             relative: 0.30,
-            root_breadth: 1,
+            root_breadth: 2,
             max_depth: 12,
             max_nodes: 400,
             ownership_terminal: Some(0.7),
