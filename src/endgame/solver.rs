@@ -17,6 +17,7 @@
 //! leisure (plus the point the final capture would cost under territory scoring). Positions repeating one
 //! on the current line (other than kos) are not searched.
 
+use super::cgt::fast_hash::{FastMap, fast_map};
 use super::cgt::{Game, Kind, Rational, Thermograph, classify};
 use super::region::{MAX_REGION_POINTS, Region, Sealed};
 use super::settle::Settlement;
@@ -25,7 +26,6 @@ use crate::go::board::neighbours;
 use crate::go::coord::GRID;
 use crate::go::zobrist;
 use crate::go::{Board, Cell, Color, Point, Scoring};
-use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 /// The largest number of empty region points the exact solver accepts.
@@ -359,10 +359,10 @@ struct Search<'a> {
     context: u128,
     area: bool,
     /// Solved positions of every search, main and nested, keyed by scope, hash and state.
-    table: HashMap<TableKey, Arc<Node>>,
+    table: FastMap<TableKey, Arc<Node>>,
     /// Positions on the current line (prisoners aside: a capture cycle repeats the board, not the
     /// prisoners), with their depth.
-    path: HashMap<(u128, Ban, Sealed), usize>,
+    path: FastMap<(u128, Ban, Sealed), usize>,
     visited: usize,
     max_positions: usize,
     /// Whether positions are split into independent parts (off only to check the split against the
@@ -396,8 +396,8 @@ impl<'a> Search<'a> {
             scope: u128::MAX,
             context: 0,
             area,
-            table: HashMap::new(),
-            path: HashMap::new(),
+            table: fast_map(),
+            path: fast_map(),
             visited: 0,
             max_positions,
             split: true,
@@ -966,7 +966,7 @@ mod tests {
         let p = problem("03-addition-method/07.sgf");
         let s = solve(&p.board, &p.region, Scoring::Territory).unwrap();
         assert_eq!(Some(s.value()), p.answer);
-        let mut totals: HashMap<usize, std::collections::BTreeSet<i64>> = HashMap::new();
+        let mut totals: FastMap<usize, std::collections::BTreeSet<i64>> = fast_map();
         let mut stack = vec![(s.root.clone(), 0i64)];
         while let Some((node, taken)) = stack.pop() {
             let seen = totals.entry(Arc::as_ptr(&node) as usize).or_default();

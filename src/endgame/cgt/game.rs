@@ -9,9 +9,9 @@
 //! options are all numbers with every Left option below every Right option becomes the simplest number
 //! between them.
 
+use super::fast_hash::{FastMap, fast_map};
 use super::rational::Rational;
 use super::thermograph::Thermograph;
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
@@ -117,7 +117,7 @@ impl Game {
 
     /// Whether `self ≤ other` (Right, moving second in `other − self`, does not lose).
     pub fn le(&self, other: &Game) -> bool {
-        le_memo(self, other, &mut HashMap::new())
+        le_memo(self, other, &mut fast_map())
     }
 
     /// Game equality (not structural equality).
@@ -173,7 +173,7 @@ impl Game {
     /// subpositions are memoised: `G^L + H^L` is reached both through `G^L + H` and `G + H^L`, and
     /// without the memo the work grows exponentially with depth.
     pub fn add(&self, other: &Game) -> Game {
-        add_memo(self, other, &mut HashMap::new())
+        add_memo(self, other, &mut fast_map())
     }
 
     /// The game with the players' roles exchanged.
@@ -230,7 +230,7 @@ fn game_id(game: &Game) -> GameId {
     }
 }
 
-fn add_memo(g: &Game, h: &Game, memo: &mut HashMap<(GameId, GameId), Game>) -> Game {
+fn add_memo(g: &Game, h: &Game, memo: &mut FastMap<(GameId, GameId), Game>) -> Game {
     if let (Game::Number(x), Game::Number(y)) = (g, h) {
         return Game::Number(*x + *y);
     }
@@ -260,7 +260,7 @@ fn add_memo(g: &Game, h: &Game, memo: &mut HashMap<(GameId, GameId), Game>) -> G
 /// `g ≤ h`, memoising the comparisons of subgames: the same pairs are met again and again through
 /// different lines, and without the memo the work grows exponentially with depth. Every game compared
 /// while `memo` lives must stay alive (the memo is keyed by node addresses).
-fn le_memo(g: &Game, h: &Game, memo: &mut HashMap<(GameId, GameId), bool>) -> bool {
+fn le_memo(g: &Game, h: &Game, memo: &mut FastMap<(GameId, GameId), bool>) -> bool {
     let (g_options, h_options) = match (g, h) {
         (Game::Number(x), Game::Number(y)) => return x <= y,
         (Game::Number(_), Game::Options(ho)) => (None, Some(ho)),
@@ -296,14 +296,14 @@ fn simplify(mut left: Vec<Game>, mut right: Vec<Game>) -> Game {
         if let Some(number) = number_value(&left, &right) {
             return Game::Number(number);
         }
-        let mut memo = HashMap::new();
+        let mut memo = fast_map();
         drop_dominated(&mut left, |a, b| le_memo(a, b, &mut memo));
         drop_dominated(&mut right, |a, b| le_memo(b, a, &mut memo));
         if let Some(number) = number_value(&left, &right) {
             return Game::Number(number);
         }
         let candidate = Game::Options(Arc::new(Options::new(left.clone(), right.clone())));
-        let mut memo = HashMap::new();
+        let mut memo = fast_map();
         let mut changed = false;
         // A Left option A is reversible through A^R when A^R ≤ G: Right's answer undoes Left's move, so
         // Left may as well move straight to A^R's Left options.
