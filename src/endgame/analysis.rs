@@ -425,7 +425,7 @@ impl Analyzer {
             nodes: Vec::new(),
             size: Some(position.board.size()),
         };
-        exact_tree(&solution.root, &solution.root.game, None, &mut tree, 3);
+        exact_tree(&solution.root, &solution.root.game, None, &mut tree, 3, 0);
         Ok(Outcome {
             method: Method::Exact,
             game: solution.root.game.clone(),
@@ -504,13 +504,15 @@ pub(crate) struct Outcome {
 }
 
 /// The exact solver's tree, best moves of each colour only, `depth` plies deep.
-/// A node shows the value of the option that led to it (prisoners taken by the move included).
+/// A node shows the value of the option that led to it, counted from the root: a solver node counts from
+/// its own position, so `prisoners` (taken on the way to `node`) are added to its branches' values.
 fn exact_tree(
     node: &Arc<Node>,
     value: &Game,
     mv: Option<(Color, Point)>,
     tree: &mut VariationTree,
     depth: usize,
+    prisoners: i64,
 ) -> usize {
     let th = Thermograph::of(value);
     let id = tree.nodes.len();
@@ -528,16 +530,21 @@ fn exact_tree(
     }
     for color in [Color::Black, Color::White] {
         for branch in node.best(color) {
+            let value = match prisoners {
+                0 => branch.value.clone(),
+                n => branch.value.add(&Game::number(n)),
+            };
             let child = match &branch.child {
                 Some(child) => exact_tree(
                     child,
-                    &branch.value,
+                    &value,
                     Some((color, branch.point)),
                     tree,
                     depth - 1,
+                    prisoners + branch.prisoners,
                 ),
                 None => {
-                    let th = Thermograph::of(&branch.value);
+                    let th = Thermograph::of(&value);
                     tree.nodes.push(TreeNode {
                         mv: Some((color, branch.point)),
                         probability: None,

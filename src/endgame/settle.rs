@@ -12,29 +12,32 @@ use super::region::{Region, Sealed};
 use crate::go::board::neighbours;
 use crate::go::coord::GRID;
 use crate::go::{Board, Cell, Color, Point};
+use std::ops::Range;
 
-/// The settled status of a position's region.
+/// The settled status of a position's region. Fixed arrays rather than vectors: the solver assesses every
+/// position it visits, and allocation was a large share of that cost.
 #[derive(Clone, Debug)]
 pub struct Settlement {
     /// Sure territory owner of each region point (empty or dead stone), by grid index.
-    owner: Vec<Option<Color>>,
+    owner: [Option<Color>; GRID],
     /// Whether the chain through a stone can never be captured, by grid index.
-    safe: Vec<bool>,
+    safe: [bool; GRID],
     /// Whether a stone belongs to a chain in or next to the region (the chains assessed), by grid index.
-    local: Vec<bool>,
+    local: [bool; GRID],
 }
 
 impl Settlement {
     pub fn assess(board: &Board, region: &Region, sealed: &Sealed) -> Settlement {
-        let mut owner = vec![None; GRID];
-        let mut safe = vec![false; GRID];
-        let mut local = vec![false; GRID];
+        let mut settlement = Settlement {
+            owner: [None; GRID],
+            safe: [false; GRID],
+            local: [false; GRID],
+        };
+        let mut scratch = Scratch::default();
         for color in [Color::Black, Color::White] {
-            assess_colour(
-                board, region, sealed, color, &mut owner, &mut safe, &mut local,
-            );
+            assess_colour(board, region, sealed, color, &mut settlement, &mut scratch);
         }
-        Settlement { owner, safe, local }
+        settlement
     }
 
     /// Whether the stone at `p` belongs to a chain in or next to the region.
@@ -96,93 +99,191 @@ impl Settlement {
     }
 }
 
-fn assess_colour(
+/// Marks "not assigned" in the per-point chain and area indices.
+const NONE: u16 = u16::MAX;
+
+/// Buffers reused for both colours: chains and areas are ranges into flat point lists.
+#[derive(Default)]
+struct Scratch {
+    /// Every assessed chain's stones, chain after chain.
+    stones: Vec<Point>,
+    chains: Vec<Chain>,
+    /// Every area's points, area after area; its empty points and bordering chains likewise.
+    points: Vec<Point>,
+    empties: Vec<Point>,
+    borders: Vec<u16>,
+    areas: Vec<Area>,
+    liberties: Vec<Point>,
+}
+
+struct Chain {
+    stones: Range<usize>,
+    /// A liberty outside the region: local play can never capture it.
+    anchored: bool,
+}
+
+struct Area {
+    points: Range<usize>,
+    empties: Range<usize>,
+    borders: Range<usize>,
+    open: bool,
+}
+
+/// The chains of `own` in or next to the region, flood-filled into `scratch` (indices in `chain_of`).
+fn collect_chains(
     board: &Board,
     region: &Region,
-    sealed: &Sealed,
-    color: Color,
-    owner: &mut [Option<Color>],
-    safe: &mut [bool],
-    local: &mut [bool],
+    own: Cell,
+    chain_of: &mut [u16; GRID],
+    scratch: &mut Scratch,
 ) {
-    let own = Cell::stone(color);
-    // Chains of `color` in or next to the region, by head point.
-    let mut heads: Vec<Point> = Vec::new();
-    let mut anchored: Vec<bool> = Vec::new();
-    let mut chain_of = vec![usize::MAX; GRID];
+    scratch.stones.clear();
+    scratch.chains.clear();
     for &p in region.points() {
         for q in std::iter::once(p).chain(neighbours(p)) {
-            if board.cell(q) == own && chain_of[q.index()] == usize::MAX {
-                let id = heads.len();
-                heads.push(q);
-                let stones = board.chain_stones(q);
-                for &s in &stones {
-                    chain_of[s.index()] = id;
-                    local[s.index()] = true;
-                }
-                let outside_liberty = board
-                    .chain_liberties(q)
-                    .iter()
-                    .any(|&l| !region.contains(l));
-                anchored.push(outside_liberty);
+            if board.cell(q) != own || chain_of[q.index()] != NONE {
+                continue;
             }
+            let id = scratch.chains.len() as u16;
+            let start = scratch.stones.len();
+            chain_of[q.index()] = id;
+            scratch.stones.push(q);
+            let mut anchored = false;
+            let mut i = start;
+            while i < scratch.stones.len() {
+                for n in neighbours(scratch.stones[i]) {
+                    let cell = board.cell(n);
+                    if cell == own && chain_of[n.index()] == NONE {
+                        chain_of[n.index()] = id;
+                        scratch.stones.push(n);
+                    } else if cell == Cell::Empty && !region.contains(n) {
+                        anchored = true;
+                    }
+                }
+                i += 1;
+            }
+            scratch.chains.push(Chain {
+                stones: start..scratch.stones.len(),
+                anchored,
+            });
         }
     }
-    // Enclosed areas: connected sets of region points not of `color`.
-    let mut area_of = vec![usize::MAX; GRID];
-    let mut areas: Vec<Area> = Vec::new();
+}
+
+/// Enclosed areas: connected sets of region points not of `own`, flood-filled into `scratch`.
+fn collect_areas(
+    board: &Board,
+    region: &Region,
+    own: Cell,
+    chain_of: &[u16; GRID],
+    area_of: &mut [u16; GRID],
+    scratch: &mut Scratch,
+) {
+    scratch.points.clear();
+    scratch.empties.clear();
+    scratch.borders.clear();
+    scratch.areas.clear();
     for &start in region.points() {
-        if board.cell(start) == own || area_of[start.index()] != usize::MAX {
+        if board.cell(start) == own || area_of[start.index()] != NONE {
             continue;
         }
-        let id = areas.len();
-        let mut area = Area::default();
-        let mut stack = vec![start];
+        let id = scratch.areas.len() as u16;
+        let (first, first_empty, first_border) = (
+            scratch.points.len(),
+            scratch.empties.len(),
+            scratch.borders.len(),
+        );
+        let mut open = false;
         area_of[start.index()] = id;
-        while let Some(p) = stack.pop() {
-            area.points.push(p);
+        scratch.points.push(start);
+        let mut i = first;
+        while i < scratch.points.len() {
+            let p = scratch.points[i];
             if board.cell(p) == Cell::Empty {
-                area.empties.push(p);
+                scratch.empties.push(p);
             }
             for n in neighbours(p) {
                 match board.cell(n) {
                     Cell::Border => {}
                     c if c == own => {
                         let chain = chain_of[n.index()];
-                        if !area.borders.contains(&chain) {
-                            area.borders.push(chain);
+                        if !scratch.borders[first_border..].contains(&chain) {
+                            scratch.borders.push(chain);
                         }
                     }
-                    _ if !region.contains(n) => area.open = true,
+                    _ if !region.contains(n) => open = true,
                     _ => {
-                        if area_of[n.index()] == usize::MAX {
+                        if area_of[n.index()] == NONE {
                             area_of[n.index()] = id;
-                            stack.push(n);
+                            scratch.points.push(n);
                         }
                     }
                 }
             }
+            i += 1;
         }
-        areas.push(area);
+        scratch.areas.push(Area {
+            points: first..scratch.points.len(),
+            empties: first_empty..scratch.empties.len(),
+            borders: first_border..scratch.borders.len(),
+            open,
+        });
     }
+}
+
+fn assess_colour(
+    board: &Board,
+    region: &Region,
+    sealed: &Sealed,
+    color: Color,
+    settlement: &mut Settlement,
+    scratch: &mut Scratch,
+) {
+    let own = Cell::stone(color);
+    let mut chain_of = [NONE; GRID];
+    collect_chains(board, region, own, &mut chain_of, scratch);
+    for &s in &scratch.stones {
+        settlement.local[s.index()] = true;
+    }
+    let mut area_of = [NONE; GRID];
+    collect_areas(board, region, own, &chain_of, &mut area_of, scratch);
+    let Scratch {
+        stones,
+        chains,
+        points,
+        empties,
+        borders,
+        areas,
+        liberties,
+    } = scratch;
     // A chain finds an area vital when each of its empty points is one of the chain's liberties.
-    let adjacent_to = |p: Point, chain: usize| {
+    let adjacent_to = |p: Point, chain: u16| {
         neighbours(p)
             .iter()
             .any(|&n| board.cell(n) == own && chain_of[n.index()] == chain)
     };
-    let mut alive = vec![true; heads.len()];
+    let mut alive = vec![true; chains.len()];
     loop {
         let mut changed = false;
-        for chain in 0..heads.len() {
-            if !alive[chain] || anchored[chain] {
+        for chain in 0..chains.len() {
+            if !alive[chain] || chains[chain].anchored {
                 continue;
             }
+            let id = chain as u16;
             let vital = areas
                 .iter()
-                .filter(|a| !a.open && a.borders.iter().all(|&b| alive[b]))
-                .filter(|a| a.borders.contains(&chain))
-                .filter(|a| a.empties.iter().all(|&e| adjacent_to(e, chain)))
+                .filter(|a| {
+                    !a.open
+                        && borders[a.borders.clone()]
+                            .iter()
+                            .all(|&b| alive[b as usize])
+                })
+                .filter(|a| borders[a.borders.clone()].contains(&id))
+                .filter(|a| {
+                    empties[a.empties.clone()]
+                        .iter()
+                        .all(|&e| adjacent_to(e, id))
+                })
                 .count();
             if vital < 2 {
                 alive[chain] = false;
@@ -193,10 +294,10 @@ fn assess_colour(
             break;
         }
     }
-    for (chain, &head) in heads.iter().enumerate() {
+    for (chain, c) in chains.iter().enumerate() {
         if alive[chain] {
-            for s in board.chain_stones(head) {
-                safe[s.index()] = true;
+            for s in &stones[c.stones.clone()] {
+                settlement.safe[s.index()] = true;
             }
         }
     }
@@ -209,54 +310,47 @@ fn assess_colour(
         !a.open
             && !a.borders.is_empty()
             && !a.empties.is_empty()
-            && a.empties
+            && empties[a.empties.clone()]
                 .iter()
                 .all(|&e| sealed.contains(region, opponent, e))
     };
-    for chain in 0..heads.len() {
+    for (chain, c) in chains.iter().enumerate() {
         if alive[chain] {
             continue;
         }
-        let liberties = board.chain_liberties(heads[chain]);
+        liberties.clear();
+        for &s in &stones[c.stones.clone()] {
+            for n in neighbours(s) {
+                if board.cell(n) == Cell::Empty && !liberties.contains(&n) {
+                    liberties.push(n);
+                }
+            }
+        }
         let held = liberties.len() >= 2
             && liberties.iter().all(|&l| {
-                area_of
-                    .get(l.index())
-                    .and_then(|&a| areas.get(a))
+                areas
+                    .get(area_of[l.index()] as usize)
                     .is_some_and(&sealed_area)
             });
         if held {
             alive[chain] = true;
         }
     }
-    for area in &areas {
-        if area.open || area.borders.is_empty() || !area.borders.iter().all(|&b| alive[b]) {
+    for area in areas.iter() {
+        let bordering = &borders[area.borders.clone()];
+        if area.open || bordering.is_empty() || !bordering.iter().all(|&b| alive[b as usize]) {
             continue;
         }
-        if sealed_area(area) {
-            for &p in &area.points {
-                owner[p.index()] = Some(color);
-            }
-            continue;
-        }
-        let sealed = area
-            .empties
-            .iter()
-            .all(|&e| area.borders.iter().any(|&b| adjacent_to(e, b)));
-        if sealed {
-            for &p in &area.points {
-                owner[p.index()] = Some(color);
+        let owned = sealed_area(area)
+            || empties[area.empties.clone()]
+                .iter()
+                .all(|&e| bordering.iter().any(|&b| adjacent_to(e, b)));
+        if owned {
+            for p in &points[area.points.clone()] {
+                settlement.owner[p.index()] = Some(color);
             }
         }
     }
-}
-
-#[derive(Default)]
-struct Area {
-    points: Vec<Point>,
-    empties: Vec<Point>,
-    borders: Vec<usize>,
-    open: bool,
 }
 
 /// A quick count of a position that may not be settled, for the ends of given lines: chains that are not

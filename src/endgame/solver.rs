@@ -3,8 +3,9 @@
 //! A node's options are all legal moves of each colour on the region's empty points, except moves into
 //! sure territory (own or the opponent's, by the local Benson test of `settle`) and, under territory
 //! scoring, fillings of safe dame (both are numbers that change nothing). A node is a leaf when the region
-//! is settled; its value is the local count, prisoners taken on the way included. The transposition
-//! table is keyed by stones, ko ban, sealed captured space and prisoners.
+//! is settled; its value is the local count. Each node counts from its own position: the prisoners a
+//! move takes are added to its option, not carried down, so the transposition table (keyed by stones, ko
+//! ban and sealed captured space) finds a position again whatever was captured on the way to it.
 //!
 //! Kos (placid kos, `docs/endgame.md`): after a single-stone capture that the opponent could retake at once,
 //! the retake is not searched; it becomes an option whose value is the ko's count by the customary rule.
@@ -16,6 +17,7 @@
 //! leisure (plus the point the final capture would cost under territory scoring). Positions repeating one
 //! on the current line (other than kos) are not searched.
 
+use super::cgt::fast_hash::{FastMap, fast_map};
 use super::cgt::{Game, Kind, Rational, Thermograph, classify};
 use super::region::{MAX_REGION_POINTS, Region, Sealed};
 use super::settle::Settlement;
@@ -24,7 +26,6 @@ use crate::go::board::neighbours;
 use crate::go::coord::GRID;
 use crate::go::zobrist;
 use crate::go::{Board, Cell, Color, Point, Scoring};
-use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 /// The largest number of empty region points the exact solver accepts.
@@ -55,10 +56,31 @@ pub struct Branch {
     pub point: Point,
     /// The option's value (child value plus prisoners taken by the move).
     pub value: Game,
+    /// Prisoners taken by the move, Black's minus White's (territory scoring; included in `value`). The
+    /// child's own game and branches count from the child's position, without them.
+    pub prisoners: i64,
     /// The position after the move; `None` for a ko retake valued by the ko rule.
     pub child: Option<Arc<Node>>,
     /// The move captures a ko, or is the ko retake valued by rule.
     pub ko: bool,
+}
+
+impl Branch {
+    /// The move to `child`, taking `prisoners` (added to the child's value: the child counts from its
+    /// own position).
+    fn to(point: Point, child: Arc<Node>, prisoners: i64, ko: bool) -> Branch {
+        let value = match prisoners {
+            0 => child.game.clone(),
+            n => child.game.add(&Game::number(n)),
+        };
+        Branch {
+            point,
+            value,
+            prisoners,
+            child: Some(child),
+            ko,
+        }
+    }
 }
 
 /// A solved local position.
@@ -156,13 +178,10 @@ impl Sum {
                     parts[i] = c.clone();
                     Arc::new(Node::sum(parts, self.offset))
                 });
-                let value = match &child {
-                    Some(c) => c.game.clone(),
-                    None => branch.value.add(&others),
-                };
                 out.push(Branch {
                     point: branch.point,
-                    value,
+                    value: branch.value.add(&others),
+                    prisoners: branch.prisoners,
                     child,
                     ko: branch.ko,
                 });
@@ -321,8 +340,6 @@ type Ban = Option<(Point, Color)>;
 struct State {
     ban: Ban,
     sealed: Sealed,
-    /// Prisoners taken since the root, Black's minus White's (territory scoring only).
-    prisoners: i64,
 }
 
 /// What a node reached by a ko capture needs from the open ko: the other colour's best non-ko result
@@ -342,10 +359,10 @@ struct Search<'a> {
     context: u128,
     area: bool,
     /// Solved positions of every search, main and nested, keyed by scope, hash and state.
-    table: HashMap<TableKey, Arc<Node>>,
+    table: FastMap<TableKey, Arc<Node>>,
     /// Positions on the current line (prisoners aside: a capture cycle repeats the board, not the
     /// prisoners), with their depth.
-    path: HashMap<(u128, Ban, Sealed), usize>,
+    path: FastMap<(u128, Ban, Sealed), usize>,
     visited: usize,
     max_positions: usize,
     /// Whether positions are split into independent parts (off only to check the split against the
@@ -368,6 +385,8 @@ struct Candidate {
     point: Point,
     board: Board,
     state: State,
+    /// Prisoners the move takes, Black's minus White's (territory scoring).
+    gain: i64,
 }
 
 impl<'a> Search<'a> {
@@ -377,8 +396,8 @@ impl<'a> Search<'a> {
             scope: u128::MAX,
             context: 0,
             area,
-            table: HashMap::new(),
-            path: HashMap::new(),
+            table: fast_map(),
+            path: fast_map(),
             visited: 0,
             max_positions,
             split: true,
@@ -408,12 +427,14 @@ impl<'a> Search<'a> {
         }
         let settlement = Settlement::assess(board, self.region, &state.sealed);
         let done = if settlement.is_settled(board, self.region, self.area) {
-            Some(Node::leaf(Game::number(
-                settlement.count(board, self.region, self.area) + state.prisoners,
-            )))
+            Some(Node::leaf(Game::number(settlement.count(
+                board,
+                self.region,
+                self.area,
+            ))))
         } else if let Some(count) = finished_count(board, self.region, &settlement, self.area) {
             // Finished in the course's sense: every chain alive or dead by reading, every area owned.
-            Some(Node::leaf(Game::number(count + state.prisoners)))
+            Some(Node::leaf(Game::number(count)))
         } else if self.split && ko.is_none() && state.ban.is_none() {
             self.split(board, &settlement, state)
         } else {
@@ -466,12 +487,7 @@ impl<'a> Search<'a> {
                 }
                 let solved = self.node(&candidate.board, candidate.state, None, depth + 1);
                 repeats_from = repeats_from.min(solved.repeats_from);
-                let branch = Branch {
-                    point,
-                    value: solved.node.game.clone(),
-                    child: Some(solved.node),
-                    ko: false,
-                };
+                let branch = Branch::to(point, solved.node, candidate.gain, false);
                 match color {
                     Color::Black => black.push(branch),
                     Color::White => white.push(branch),
@@ -486,15 +502,13 @@ impl<'a> Search<'a> {
                     Color::Black => white_resolution,
                     Color::White => black_resolution,
                 };
-                let context = resolution.map(|r| KoContext { resolution: r });
+                // The child counts from its own position, without the prisoners this capture takes.
+                let context = resolution.map(|r| KoContext {
+                    resolution: r - Rational::integer(candidate.gain),
+                });
                 let solved = self.node(&candidate.board, candidate.state, context, depth + 1);
                 repeats_from = repeats_from.min(solved.repeats_from);
-                let branch = Branch {
-                    point: candidate.point,
-                    value: solved.node.game.clone(),
-                    child: Some(solved.node),
-                    ko: true,
-                };
+                let branch = Branch::to(candidate.point, solved.node, candidate.gain, true);
                 match color {
                     Color::Black => black.push(branch),
                     Color::White => white.push(branch),
@@ -514,6 +528,7 @@ impl<'a> Search<'a> {
                 let branch = Branch {
                     point,
                     value: Game::Number(open),
+                    prisoners: 0,
                     child: None,
                     ko: true,
                 };
@@ -525,9 +540,7 @@ impl<'a> Search<'a> {
         }
         self.path.remove(&line_key);
         let game = match (black.is_empty(), white.is_empty()) {
-            (true, true) => {
-                Game::number(settlement.count(board, self.region, self.area) + state.prisoners)
-            }
+            (true, true) => Game::number(settlement.count(board, self.region, self.area)),
             (false, true) => {
                 let best = best_mean(&black, Color::Black).unwrap_or(Rational::ZERO);
                 Game::Number(best + self.leisure())
@@ -617,13 +630,13 @@ impl<'a> Search<'a> {
         let new_state = State {
             ban: next.ko_point().map(|k| (k, color.opponent())),
             sealed,
-            prisoners: state.prisoners + gain,
         };
         next.clear_ko();
         Some(Candidate {
             point: p,
             board: next,
             state: new_state,
+            gain,
         })
     }
 
@@ -714,10 +727,7 @@ impl<'a> Search<'a> {
         for points in parts {
             solved.push(self.solve_part(board, points, &state.sealed)?);
         }
-        Some(Node::sum(
-            solved,
-            Rational::integer(fixed + state.prisoners),
-        ))
+        Some(Node::sum(solved, Rational::integer(fixed)))
     }
 
     /// Solves one independent part in a nested search on its own region (prisoners counted from zero),
@@ -746,7 +756,6 @@ impl<'a> Search<'a> {
         let state = State {
             ban: None,
             sealed: part_sealed,
-            prisoners: 0,
         };
         let node = nested.node(board, state, None, 0).node;
         self.visited = nested.visited;
@@ -947,6 +956,33 @@ mod tests {
             }
         }
         assert!(checked > 0);
+    }
+
+    #[test]
+    fn a_position_reached_with_different_prisoners_is_solved_once() {
+        // 03-addition-method/07: capture sequences reach the same boards with different prisoner counts.
+        // Nodes count from their own position, so one table entry serves every count: some node is reached
+        // through lines whose captures differ, and every branch's value is its child's plus its prisoners.
+        let p = problem("03-addition-method/07.sgf");
+        let s = solve(&p.board, &p.region, Scoring::Territory).unwrap();
+        assert_eq!(Some(s.value()), p.answer);
+        let mut totals: FastMap<usize, std::collections::BTreeSet<i64>> = fast_map();
+        let mut stack = vec![(s.root.clone(), 0i64)];
+        while let Some((node, taken)) = stack.pop() {
+            let seen = totals.entry(Arc::as_ptr(&node) as usize).or_default();
+            if !seen.insert(taken) || seen.len() > 4 {
+                continue;
+            }
+            for color in [Color::Black, Color::White] {
+                for b in node.branches(color) {
+                    let Some(child) = &b.child else { continue };
+                    let expected = child.game.add(&Game::number(b.prisoners));
+                    assert!(b.value.equals(&expected), "{} against {expected}", b.value);
+                    stack.push((child.clone(), taken + b.prisoners));
+                }
+            }
+        }
+        assert!(totals.values().any(|t| t.len() > 1));
     }
 
     #[test]

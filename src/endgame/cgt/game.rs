@@ -9,9 +9,9 @@
 //! options are all numbers with every Left option below every Right option becomes the simplest number
 //! between them.
 
+use super::fast_hash::{FastMap, fast_map};
 use super::rational::Rational;
 use super::thermograph::Thermograph;
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
@@ -34,7 +34,10 @@ pub struct Options {
 
 impl Options {
     pub fn new(left: Vec<Game>, right: Vec<Game>) -> Options {
-        let size = 1 + left.iter().chain(&right).map(Game::size).sum::<usize>();
+        let size = left
+            .iter()
+            .chain(&right)
+            .fold(1usize, |total, g| total.saturating_add(g.size()));
         Options {
             left,
             right,
@@ -62,10 +65,6 @@ impl std::hash::Hash for Options {
         self.right.hash(state);
     }
 }
-
-/// Above this many nodes, dominated and reversible options are no longer looked for (the comparisons grow
-/// exponentially with depth); values and thermographs are unaffected, only the printed form stays longer.
-const SIMPLIFY_LIMIT: usize = 24;
 
 /// Why a text is not a game.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -118,14 +117,7 @@ impl Game {
 
     /// Whether `self ≤ other` (Right, moving second in `other − self`, does not lose).
     pub fn le(&self, other: &Game) -> bool {
-        match (self, other) {
-            (Game::Number(x), Game::Number(y)) => x <= y,
-            (Game::Number(_), Game::Options(h)) => h.right.iter().all(|hr| !hr.le(self)),
-            (Game::Options(g), Game::Number(_)) => g.left.iter().all(|gl| !other.le(gl)),
-            (Game::Options(g), Game::Options(h)) => {
-                g.left.iter().all(|gl| !other.le(gl)) && h.right.iter().all(|hr| !hr.le(self))
-            }
-        }
+        le_memo(self, other, &mut fast_map())
     }
 
     /// Game equality (not structural equality).
@@ -181,7 +173,7 @@ impl Game {
     /// subpositions are memoised: `G^L + H^L` is reached both through `G^L + H` and `G + H^L`, and
     /// without the memo the work grows exponentially with depth.
     pub fn add(&self, other: &Game) -> Game {
-        add_memo(self, other, &mut HashMap::new())
+        add_memo(self, other, &mut fast_map())
     }
 
     /// The game with the players' roles exchanged.
@@ -238,7 +230,7 @@ fn game_id(game: &Game) -> GameId {
     }
 }
 
-fn add_memo(g: &Game, h: &Game, memo: &mut HashMap<(GameId, GameId), Game>) -> Game {
+fn add_memo(g: &Game, h: &Game, memo: &mut FastMap<(GameId, GameId), Game>) -> Game {
     if let (Game::Number(x), Game::Number(y)) = (g, h) {
         return Game::Number(*x + *y);
     }
@@ -265,27 +257,53 @@ fn add_memo(g: &Game, h: &Game, memo: &mut HashMap<(GameId, GameId), Game>) -> G
     sum
 }
 
+/// `g ≤ h`, memoising the comparisons of subgames: the same pairs are met again and again through
+/// different lines, and without the memo the work grows exponentially with depth. Every game compared
+/// while `memo` lives must stay alive (the memo is keyed by node addresses).
+fn le_memo(g: &Game, h: &Game, memo: &mut FastMap<(GameId, GameId), bool>) -> bool {
+    let (g_options, h_options) = match (g, h) {
+        (Game::Number(x), Game::Number(y)) => return x <= y,
+        (Game::Number(_), Game::Options(ho)) => (None, Some(ho)),
+        (Game::Options(go), Game::Number(_)) => (Some(go), None),
+        (Game::Options(go), Game::Options(ho)) => {
+            if Arc::ptr_eq(go, ho) {
+                return true;
+            }
+            (Some(go), Some(ho))
+        }
+    };
+    let key = (game_id(g), game_id(h));
+    if let Some(&known) = memo.get(&key) {
+        return known;
+    }
+    let left_ok = g_options.is_none_or(|o| o.left.iter().all(|gl| !le_memo(h, gl, memo)));
+    let result =
+        left_ok && h_options.is_none_or(|o| o.right.iter().all(|hr| !le_memo(hr, g, memo)));
+    memo.insert(key, result);
+    result
+}
+
 /// `{x|x}` is printed `x*` (and `{0|0}` as `*`).
 fn is_star_form(o: &Options) -> bool {
     matches!((o.left.as_slice(), o.right.as_slice()), ([Game::Number(a)], [Game::Number(b)]) if a == b)
 }
 
-/// Bottom-up simplification of `{left | right}` whose options are already simplified.
+/// Bottom-up simplification of `{left | right}` whose options are already simplified. Comparisons are
+/// memoised (one memo per stage, while the games it names are alive), so every game is simplified
+/// whatever its size: the solver's games stay as small as their canonical forms.
 fn simplify(mut left: Vec<Game>, mut right: Vec<Game>) -> Game {
     loop {
         if let Some(number) = number_value(&left, &right) {
             return Game::Number(number);
         }
-        let candidate = Game::Options(Arc::new(Options::new(left.clone(), right.clone())));
-        if candidate.size() > SIMPLIFY_LIMIT {
-            return candidate;
-        }
-        drop_dominated(&mut left, |a, b| a.le(b));
-        drop_dominated(&mut right, |a, b| b.le(a));
+        let mut memo = fast_map();
+        drop_dominated(&mut left, |a, b| le_memo(a, b, &mut memo));
+        drop_dominated(&mut right, |a, b| le_memo(b, a, &mut memo));
         if let Some(number) = number_value(&left, &right) {
             return Game::Number(number);
         }
         let candidate = Game::Options(Arc::new(Options::new(left.clone(), right.clone())));
+        let mut memo = fast_map();
         let mut changed = false;
         // A Left option A is reversible through A^R when A^R ≤ G: Right's answer undoes Left's move, so
         // Left may as well move straight to A^R's Left options.
@@ -294,7 +312,7 @@ fn simplify(mut left: Vec<Game>, mut right: Vec<Game>) -> Game {
             let reversal = a
                 .right()
                 .iter()
-                .find(|ar| ar.le(&candidate))
+                .find(|ar| le_memo(ar, &candidate, &mut memo))
                 .and_then(|ar| canonical_options(ar, Side::Left));
             match reversal {
                 Some(replacement) => {
@@ -309,7 +327,7 @@ fn simplify(mut left: Vec<Game>, mut right: Vec<Game>) -> Game {
             let reversal = b
                 .left()
                 .iter()
-                .find(|bl| candidate.le(bl))
+                .find(|bl| le_memo(&candidate, bl, &mut memo))
                 .and_then(|bl| canonical_options(bl, Side::Right));
             match reversal {
                 Some(replacement) => {
@@ -378,7 +396,7 @@ fn number_value(left: &[Game], right: &[Game]) -> Option<Rational> {
 }
 
 /// Removes every option that is worse than or equal to another one (keeping the first of equals).
-fn drop_dominated(options: &mut Vec<Game>, worse_or_equal: impl Fn(&Game, &Game) -> bool) {
+fn drop_dominated(options: &mut Vec<Game>, mut worse_or_equal: impl FnMut(&Game, &Game) -> bool) {
     let mut i = 0;
     while i < options.len() {
         let dominated = (0..options.len()).any(|j| {

@@ -2,6 +2,7 @@
 //! simplification, thermographs (temperature, mean, stops), and the Go player's classification.
 
 pub mod classify;
+pub mod fast_hash;
 pub mod game;
 pub mod rational;
 pub mod thermograph;

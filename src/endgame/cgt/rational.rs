@@ -9,8 +9,18 @@ use std::ops::{Add, Mul, Neg, Sub};
 use std::str::FromStr;
 
 /// An exact rational value, always in lowest terms with a positive denominator.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Rational(Ratio<i64>);
+
+/// Hashes the numerator and denominator as they are: the value is always in lowest terms, so equal values
+/// have equal parts (`Ratio`'s own hash divides its way through a continued fraction, which the memo
+/// tables of game comparisons paid for on every number).
+impl std::hash::Hash for Rational {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_i64(*self.0.numer());
+        state.write_i64(*self.0.denom());
+    }
+}
 
 /// Why a text is not a rational.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

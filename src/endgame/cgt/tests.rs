@@ -129,6 +129,37 @@ fn games_compare_and_add() {
     assert!(!g("0").le(&g("{2|-2}")));
 }
 
+#[test]
+fn a_large_game_is_simplified_whatever_its_size() {
+    // Each component is hot; their sum has far more than 24 nodes before simplification (the old limit
+    // above which options were kept unsimplified). G − G must come out as the number 0, and G + G − G as
+    // a game equal to G with no more nodes than G.
+    let parts = [
+        "{{10|6}|0}",
+        "{5|{1|-1}}",
+        "{2|-2}",
+        "{4|{0|-8}}",
+        "{3|{1|0}}",
+    ];
+    let game = parts.iter().fold(g("0"), |sum, part| sum.add(&g(part)));
+    assert!(game.size() > 24, "{game} has {} nodes", game.size());
+    assert_eq!(game.add(&game.neg()).to_string(), "0");
+    let again = game.add(&game).add(&game.neg());
+    assert!(again.equals(&game));
+    assert!(again.size() <= game.size(), "{again} against {game}");
+}
+
+/// `≤` by its definition, without the memo: the reference for the memoised comparison.
+fn le_by_definition(a: &Game, b: &Game) -> bool {
+    match (a.as_number(), b.as_number()) {
+        (Some(x), Some(y)) => x <= y,
+        _ => {
+            a.left().iter().all(|al| !le_by_definition(b, al))
+                && b.right().iter().all(|br| !le_by_definition(br, a))
+        }
+    }
+}
+
 fn number_strategy() -> impl Strategy<Value = Rational> {
     (
         -8i64..=8,
@@ -175,6 +206,14 @@ proptest! {
         let (a, b) = (a.build(), b.build());
         let sum = a.add(&b);
         prop_assert_eq!(Thermograph::of(&sum).mean, Thermograph::of(&a).mean + Thermograph::of(&b).mean);
+    }
+
+    #[test]
+    fn the_memoised_comparison_agrees_with_the_definition(a in shape_strategy(), b in shape_strategy()) {
+        let (a, b) = (a.build(), b.build());
+        let (a, b) = (a.add(&b), b.add(&a.neg()));
+        prop_assert_eq!(a.le(&b), le_by_definition(&a, &b));
+        prop_assert_eq!(b.le(&a), le_by_definition(&b, &a));
     }
 
     #[test]
