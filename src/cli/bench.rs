@@ -97,11 +97,13 @@ fn endgame(args: EndgameBenchArgs) -> Result<ExitCode> {
     );
     for (empty, (mut times, positions, failed)) in by_size {
         times.sort_by(f64::total_cmp);
-        let median = times.get(times.len() / 2).copied().unwrap_or(f64::NAN);
-        let max = times.last().copied().unwrap_or(f64::NAN);
+        // No solved problem of this size: a dash, not NaN.
+        let ms = |t: Option<&f64>| t.map_or_else(|| "—".to_string(), |t| format!("{t:.1}"));
+        let median = ms(times.get(times.len() / 2));
+        let max = ms(times.last());
         let max_positions = positions.iter().max().copied().unwrap_or(0);
         println!(
-            "{empty:>6} {:>7} {median:>12.1} {max:>12.1} {max_positions:>14} {failed:>13}",
+            "{empty:>6} {:>7} {median:>12} {max:>12} {max_positions:>14} {failed:>13}",
             times.len()
         );
     }

@@ -155,6 +155,13 @@ fn one_point_regions(board: &Board) -> Option<i32> {
 /// The owner of the empty point `p` by its neighbours alone, and whether one of them is empty too.
 #[inline]
 fn point_owner(board: &Board, p: Point) -> (Option<Color>, bool) {
+    let (touches, open) = point_touches(board, p);
+    (region_owner(touches), open)
+}
+
+/// Which colours' stones touch `p` (Black, White), and whether an empty point does.
+#[inline]
+fn point_touches(board: &Board, p: Point) -> ([bool; 2], bool) {
     let mut touches = [false; 2];
     let mut open = false;
     for n in neighbours(p) {
@@ -165,7 +172,7 @@ fn point_owner(board: &Board, p: Point) -> (Option<Color>, bool) {
             Cell::Border => {}
         }
     }
-    (region_owner(touches), open)
+    (touches, open)
 }
 
 /// [`empty_area`] on any board: empty regions of several points are flooded.
@@ -178,16 +185,7 @@ fn flooded_empty_area(board: &Board, mut mark: impl FnMut(u16, Option<Color>)) -
         if seen[p.index()] {
             continue;
         }
-        let mut touches = [false; 2];
-        let mut open = false;
-        for n in neighbours(p) {
-            match board.cell(n) {
-                Cell::Black => touches[0] = true,
-                Cell::White => touches[1] = true,
-                Cell::Empty => open = true,
-                Cell::Border => {}
-            }
-        }
+        let (mut touches, open) = point_touches(board, p);
         if !open {
             seen[p.index()] = true;
             let o = region_owner(touches);
