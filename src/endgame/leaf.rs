@@ -696,8 +696,9 @@ fn collect_ends(
     Ok(())
 }
 
-/// The lines as a game; a node with one colour's moves only is that colour's best result, taken at
-/// leisure (plus a point under territory counting), as `Problem::lines_game` values it.
+/// The lines as a game; a node with one colour's moves only is that colour's best result taken at
+/// leisure, plus a point under territory counting. This differs from `Problem::lines_game`, which treats a
+/// lone reply to the last move as forced and adds no point; the two given-lines scorers are still separate.
 fn line_game(
     state: &LocalState,
     children: &[SgfNode],
