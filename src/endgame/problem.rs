@@ -7,7 +7,7 @@ use super::cgt::{Game, Rational, Thermograph};
 use super::region::{Region, Sealed};
 use super::settle::Settlement;
 use super::solver;
-use super::status::{judged_count, judged_diagram, sente_dame_privilege};
+use super::status::{judged_count, judged_diagram, judged_territory_with_sente_dame};
 use crate::go::sgf::{self, Markup, Property, SgfError, SgfNode};
 use crate::go::{Board, Color, Move, Point, Scoring};
 use std::path::{Path, PathBuf};
@@ -325,12 +325,12 @@ impl LineScorer<'_> {
             trace(|| format!("settled {count}\n{}", judged_diagram(board, &self.region)));
             return Game::number(count);
         }
-        let count = judged_count(board, &self.region, area);
+        let (count, privilege) = if area {
+            (judged_count(board, &self.region, true), 0)
+        } else {
+            judged_territory_with_sente_dame(board, &self.region)
+        };
         trace(|| format!("judged {count}\n{}", judged_diagram(board, &self.region)));
-        if area {
-            return Game::number(count);
-        }
-        let privilege = sente_dame_privilege(board, &self.region);
         if privilege != 0 {
             trace(|| format!("sente dame: {privilege:+} to the count"));
         }

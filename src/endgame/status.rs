@@ -209,13 +209,17 @@ impl<'a> Reading<'a> {
 /// stones are its territory, and dead stones are its prisoners under territory scoring. Areas both colours
 /// reach are split where the walls meet (see `split`). Area scoring counts territory and living stones.
 pub fn judged_count(board: &Board, region: &Region, area: bool) -> i64 {
+    Judged::of(board, region).count(board, region, area)
+}
+
+/// The territory count of a finished position and what its sente dame add (see
+/// [`sente_dame_privilege`]), from one reading of the position.
+pub fn judged_territory_with_sente_dame(board: &Board, region: &Region) -> (i64, i64) {
     let judged = Judged::of(board, region);
-    let territory: i64 = judged
-        .owners
-        .iter()
-        .map(|&(p, owner)| point_count(board, p, owner, area))
-        .sum();
-    territory + living_stones(board, region, &judged.dead, area)
+    (
+        judged.count(board, region, false),
+        judged.sente_dame_privilege(board),
+    )
 }
 
 /// A finished position as a player counts it: which stones are dead and who owns each area point.
@@ -233,6 +237,27 @@ impl Judged {
             owners.extend(a.points.iter().copied().zip(split));
         }
         Judged { dead, owners }
+    }
+
+    fn count(&self, board: &Board, region: &Region, area: bool) -> i64 {
+        let territory: i64 = self
+            .owners
+            .iter()
+            .map(|&(p, owner)| point_count(board, p, owner, area))
+            .sum();
+        territory + living_stones(board, region, &self.dead, area)
+    }
+
+    fn sente_dame_privilege(&self, board: &Board) -> i64 {
+        self.owners
+            .iter()
+            .filter(|&&(p, owner)| owner.is_none() && board.color_at(p).is_none())
+            .map(|&(p, _)| {
+                let black = fill_forces_own_territory_fill(board, self, p, Color::Black);
+                let white = fill_forces_own_territory_fill(board, self, p, Color::White);
+                i64::from(black) - i64::from(white)
+            })
+            .sum()
     }
 }
 
@@ -281,17 +306,7 @@ pub fn judged_diagram(board: &Board, region: &Region) -> String {
 /// left neutral (a point to whoever fills it first, nothing on average). Under area scoring every dame
 /// is already worth a point, so this does not apply.
 pub fn sente_dame_privilege(board: &Board, region: &Region) -> i64 {
-    let judged = Judged::of(board, region);
-    judged
-        .owners
-        .iter()
-        .filter(|&&(p, owner)| owner.is_none() && board.color_at(p).is_none())
-        .map(|&(p, _)| {
-            let black = fill_forces_own_territory_fill(board, &judged, p, Color::Black);
-            let white = fill_forces_own_territory_fill(board, &judged, p, Color::White);
-            i64::from(black) - i64::from(white)
-        })
-        .sum()
+    Judged::of(board, region).sente_dame_privilege(board)
 }
 
 /// Whether `color` filling `p` (safely: the filling stone keeps two liberties) ataris a living opposing
