@@ -190,9 +190,10 @@ impl<'a> Reading<'a> {
         }
         // The last liberty of a chain in atari may be taken (or extended from) outside the region.
         let outside_ok = |p: Point| liberties.len() == 1 && liberties.contains(&p);
+        let captures = self.captures_next_to_the_fight(board, color);
         let mut moves: Vec<Point> = Vec::new();
-        for p in near {
-            if (self.region.contains(p) || outside_ok(p))
+        for p in near.into_iter().chain(captures.iter().copied()) {
+            if (self.region.contains(p) || outside_ok(p) || captures.contains(&p))
                 && !moves.contains(&p)
                 && board.check(color, p, false).is_ok()
             {
@@ -201,6 +202,36 @@ impl<'a> Reading<'a> {
         }
         moves.sort_by_key(|p| !liberties.contains(p));
         moves
+    }
+
+    /// The last liberties of `color`'s opponent's chains in atari next to the fight (the chains touching
+    /// the target, and the target's colour's other chains touching those), wherever they lie: the edge of
+    /// the region does not save a stone in atari, so `color` may capture it there.
+    fn captures_next_to_the_fight(&self, board: &Board, color: Color) -> Vec<Point> {
+        let target_stones = board.chain_stones(self.target);
+        let mut fighting: Vec<Point> = vec![self.target];
+        for &s in &target_stones {
+            for n in neighbours(s) {
+                if board.color_at(n) == Some(self.defender.opponent()) {
+                    fighting.push(n);
+                    for a in board.chain_stones(n) {
+                        fighting.extend(neighbours(a).into_iter().filter(|&m| {
+                            board.color_at(m) == Some(self.defender) && !target_stones.contains(&m)
+                        }));
+                    }
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for p in fighting {
+            if board.color_at(p) == Some(color.opponent()) && board.liberty_count(p) == 1 {
+                let last = board.atari_liberty(p);
+                if !out.contains(&last) {
+                    out.push(last);
+                }
+            }
+        }
+        out
     }
 }
 
@@ -668,6 +699,20 @@ mod tests {
         let region = Region::new(points(&board, &["D19"]));
         assert_eq!(judged_count(&board, &region, false), 0);
         assert_eq!(sente_dame_privilege(&board, &region), 0);
+    }
+
+    #[test]
+    fn a_stone_in_atari_is_not_saved_by_a_last_liberty_outside_the_region() {
+        // 03-addition-method/05 after White E19 and White G19: Black's B18-C18 has the liberties B19
+        // and C19. Black's A17 ataris White's A18, but A17's own last liberty A16 lies outside the
+        // region: White captures there, and Black's corner dies whoever moves first.
+        let p = problem("03-addition-method/05.sgf");
+        let mut board = p.board.clone();
+        board.place(Color::White, at(&p, "E19"));
+        board.place(Color::White, at(&p, "G19"));
+        // Before the capture outside the region was read, the corner was counted alive (line end −1).
+        assert_eq!(chain_status(&board, &p.region, at(&p, "B18")), Status::Dead);
+        assert_eq!(judged_count(&board, &p.region, false), -9);
     }
 
     #[test]
