@@ -322,7 +322,8 @@ fn first_max(values: &[f64]) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::first_max;
+    use super::*;
+    use crate::go::playout::FastRng;
 
     #[test]
     fn first_max_finds_the_first_of_equal_maxima() {
@@ -332,5 +333,49 @@ mod tests {
         assert_eq!(first_max(&[0.4, 0.1, 0.2, 0.3, 0.4]), 0);
         let values: Vec<f64> = (0..83).map(|i| f64::from((i * 37) % 83)).collect();
         assert_eq!(first_max(&values), 74);
+    }
+
+    /// A tree of one node with `count` children whose statistics are random (some never visited).
+    fn random_children(rng: &mut FastRng, count: usize) -> Nodes {
+        let mut nodes = Nodes::with_root(1000);
+        let points: Vec<u16> = (0..count).map(|_| rng.below(GRID) as u16).collect();
+        let first = nodes.push_all(&points);
+        nodes.set_children(0, first, count);
+        nodes.visits[0] = rng.below(5000) as u32;
+        for c in first..first + count {
+            let visits = rng.below(40) as u32;
+            nodes.visits[c] = visits;
+            nodes.value_sum[c] = rng.unit() * f64::from(visits);
+            nodes.explore[c] = if visits == 0 {
+                1.0
+            } else {
+                (visits as f32).sqrt().recip()
+            };
+            let rave_visits = rng.below(3) as u32 * rng.below(200) as u32;
+            nodes.rave_visits[c] = rave_visits;
+            nodes.rave_value_sum[c] = rng.unit() * f64::from(rave_visits);
+        }
+        nodes
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_avx2_selection_computes_the_same_values_to_the_bit() {
+        // Where the processor lacks AVX2 the search never takes that path, and there is nothing to compare.
+        if !std::is_x86_feature_detected!("avx2") {
+            return;
+        }
+        let params = SearchParams::default();
+        let mut rng = FastRng::new(17);
+        let bits = |values: &[f64]| values.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        for count in [1, 2, 3, 4, 5, 7, 8, 9, 41, 82] {
+            let mut nodes = random_children(&mut rng, count);
+            let portable = nodes.select_values(0, &params);
+            let portable_values = bits(&nodes.values[..count]);
+            // SAFETY: the processor has AVX2, checked above.
+            let avx2 = unsafe { nodes.select_avx2(0, &params) };
+            assert_eq!(portable, avx2);
+            assert_eq!(portable_values, bits(&nodes.values[..count]));
+        }
     }
 }
