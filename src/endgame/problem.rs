@@ -398,9 +398,7 @@ mod tests {
 
     #[test]
     fn the_given_lines_of_07_09_give_the_course_s_answer() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/endgame-dev/");
-        let problem =
-            Problem::read(&Path::new(dir).join("07-subtraction-method/09.sgf")).expect("problem");
+        let problem = crate::endgame::test_support::problem("07-subtraction-method/09.sgf");
         let game = problem.lines_game(Scoring::Territory).expect("lines");
         let value = Thermograph::of(&game).temperature * Rational::integer(2);
         assert_eq!(Some(value), problem.answer);

@@ -606,23 +606,7 @@ pub fn estimate_count(board: &Board, region: &Region, area: bool) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::go::BoardSize;
-
-    /// A 19x19 board with the given stones (GTP coordinates).
-    fn board_with(black: &[&str], white: &[&str]) -> Board {
-        let size = BoardSize::square(19).unwrap();
-        let mut board = Board::new(size);
-        for (color, stones) in [(Color::Black, black), (Color::White, white)] {
-            for s in stones {
-                board.setup_stone(color, Point::parse_gtp(s, size).unwrap());
-            }
-        }
-        board
-    }
-
-    fn at(gtp: &str) -> Point {
-        Point::parse_gtp(gtp, BoardSize::square(19).unwrap()).unwrap()
-    }
+    use crate::endgame::test_support::{at, board_with};
 
     fn region(gtp: &[&str]) -> Region {
         Region::new(gtp.iter().map(|s| at(s)))

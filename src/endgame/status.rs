@@ -600,44 +600,22 @@ fn split(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::endgame::problem::Problem;
-    use std::path::Path;
-
-    fn problem(name: &str) -> Problem {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/endgame-dev/");
-        Problem::read(&Path::new(dir).join(name)).unwrap()
-    }
-
-    fn at(p: &Problem, gtp: &str) -> Point {
-        Point::parse_gtp(gtp, p.board.size()).unwrap()
-    }
+    use crate::endgame::test_support::{at, board_with, problem};
 
     #[test]
     fn a_straight_three_with_its_vital_point_taken_is_dead() {
         // 01-value-of-move/05: White's eye space A19-B19-C19; Black B19 kills, White B19 lives.
         let p = problem("01-value-of-move/05.sgf");
         let mut board = p.board.clone();
-        board.place(Color::Black, at(&p, "B19"));
-        assert_eq!(chain_status(&board, &p.region, at(&p, "B18")), Status::Dead);
-        assert_eq!(chain_status(&board, &p.region, at(&p, "B19")), Status::Safe);
+        board.place(Color::Black, at("B19"));
+        assert_eq!(chain_status(&board, &p.region, at("B18")), Status::Dead);
+        assert_eq!(chain_status(&board, &p.region, at("B19")), Status::Safe);
         // Five stones and seven points of territory for Black.
         assert_eq!(judged_count(&board, &p.region, false), 12);
         let mut board = p.board.clone();
-        board.place(Color::White, at(&p, "B19"));
-        assert_eq!(chain_status(&board, &p.region, at(&p, "B18")), Status::Safe);
+        board.place(Color::White, at("B19"));
+        assert_eq!(chain_status(&board, &p.region, at("B18")), Status::Safe);
         assert_eq!(judged_count(&board, &p.region, false), -2);
-    }
-
-    /// A 19x19 board with the given stones (GTP coordinates).
-    fn board_with(black: &[&str], white: &[&str]) -> Board {
-        let size = crate::go::BoardSize::square(19).unwrap();
-        let mut board = Board::new(size);
-        for (color, stones) in [(Color::Black, black), (Color::White, white)] {
-            for s in stones {
-                board.setup_stone(color, Point::parse_gtp(s, size).unwrap());
-            }
-        }
-        board
     }
 
     fn points(board: &Board, gtp: &[&str]) -> Vec<Point> {
@@ -708,10 +686,10 @@ mod tests {
         // region: White captures there, and Black's corner dies whoever moves first.
         let p = problem("03-addition-method/05.sgf");
         let mut board = p.board.clone();
-        board.place(Color::White, at(&p, "E19"));
-        board.place(Color::White, at(&p, "G19"));
+        board.place(Color::White, at("E19"));
+        board.place(Color::White, at("G19"));
         // Before the capture outside the region was read, the corner was counted alive (line end −1).
-        assert_eq!(chain_status(&board, &p.region, at(&p, "B18")), Status::Dead);
+        assert_eq!(chain_status(&board, &p.region, at("B18")), Status::Dead);
         assert_eq!(judged_count(&board, &p.region, false), -9);
     }
 
@@ -719,9 +697,6 @@ mod tests {
     fn a_chain_whoever_moves_first_decides_is_open() {
         // Before either move the white group lives if White plays B19 and dies if Black does.
         let p = problem("01-value-of-move/05.sgf");
-        assert_eq!(
-            chain_status(&p.board, &p.region, at(&p, "B18")),
-            Status::Open
-        );
+        assert_eq!(chain_status(&p.board, &p.region, at("B18")), Status::Open);
     }
 }

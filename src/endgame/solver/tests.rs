@@ -1,12 +1,6 @@
 use super::*;
-use crate::endgame::problem::Problem;
+use crate::endgame::test_support::problem;
 use crate::go::BoardSize;
-use std::path::Path;
-
-fn problem(name: &str) -> Problem {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/endgame-dev/");
-    Problem::read(&Path::new(dir).join(name)).unwrap()
-}
 
 fn gtp(points: &[Point]) -> Vec<String> {
     let size = BoardSize::square(19).unwrap();
