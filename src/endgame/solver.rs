@@ -143,9 +143,9 @@ impl Node {
 
     /// The moves of `color` whose options attain the thermograph's wall at the node's temperature.
     pub fn best(&self, color: Color) -> Vec<&Branch> {
-        let t = Thermograph::of(&self.game).temperature;
+        let t = Thermograph::view(&self.game).temperature;
         let score = |b: &Branch| {
-            let th = Thermograph::of(&b.value);
+            let th = Thermograph::view(&b.value);
             match color {
                 Color::Black => th.right.at(t) - t,
                 Color::White => -(th.left.at(t) + t),
@@ -689,7 +689,7 @@ fn takes_or_connects(board: &Board, color: Color, p: Point) -> bool {
 
 /// The best mean among `color`'s branches.
 fn best_mean(branches: &[Branch], color: Color) -> Option<Rational> {
-    let means = branches.iter().map(|b| Thermograph::of(&b.value).mean);
+    let means = branches.iter().map(|b| Thermograph::mean_of(&b.value));
     match color {
         Color::Black => means.max(),
         Color::White => means.min(),

@@ -231,8 +231,14 @@ fn game_id(game: &Game) -> GameId {
 }
 
 fn add_memo(g: &Game, h: &Game, memo: &mut FastMap<(GameId, GameId), Game>) -> Game {
-    if let (Game::Number(x), Game::Number(y)) = (g, h) {
-        return Game::Number(*x + *y);
+    match (g, h) {
+        (Game::Number(x), Game::Number(y)) => return Game::Number(*x + *y),
+        (Game::Options(o), Game::Number(x)) | (Game::Number(x), Game::Options(o))
+            if x.is_dyadic() =>
+        {
+            return translate(o, *x, &mut fast_map());
+        }
+        _ => {}
     }
     let key = (game_id(g), game_id(h));
     if let Some(sum) = memo.get(&key) {
@@ -255,6 +261,34 @@ fn add_memo(g: &Game, h: &Game, memo: &mut FastMap<(GameId, GameId), Game>) -> G
     let sum = Game::new(left, right);
     memo.insert(key, sum.clone());
     sum
+}
+
+/// `G + x` for a simplified game `G` that is not a number and a dyadic number `x`: every leaf moved by
+/// `x`, the shape kept. By the translation principle the sum is `{G^L + x | G^R + x}`, and simplifying it
+/// again would change nothing: dominance and reversibility do not depend on `x`, and a dyadic `x` keeps
+/// every dyadic number dyadic (and every other one not), so the same reversals are taken or skipped.
+/// Shifting instead of re-simplifying makes adding prisoners to a solved position linear in its size, and
+/// the thermograph, when known, moves with it.
+fn translate(o: &Arc<Options>, x: Rational, memo: &mut FastMap<usize, Game>) -> Game {
+    let key = Arc::as_ptr(o) as usize;
+    if let Some(known) = memo.get(&key) {
+        return known.clone();
+    }
+    let mut shift = |side: &[Game]| -> Vec<Game> {
+        side.iter()
+            .map(|option| match option {
+                Game::Number(y) => Game::Number(*y + x),
+                Game::Options(inner) => translate(inner, x, memo),
+            })
+            .collect()
+    };
+    let shifted = Options::new(shift(&o.left), shift(&o.right));
+    if let Some(thermograph) = o.thermograph.get() {
+        let _ = shifted.thermograph.set(thermograph.shifted(x));
+    }
+    let game = Game::Options(Arc::new(shifted));
+    memo.insert(key, game.clone());
+    game
 }
 
 /// `g ≤ h`, memoising the comparisons of subgames: the same pairs are met again and again through

@@ -139,17 +139,35 @@ impl std::ops::Div for Rational {
     }
 }
 
+/// Adding an integer needs no reduction: `n/d + k = (n + k·d)/d` is in lowest terms when `n/d` is. Games
+/// are moved by whole prisoners far more often than fractions are added, and `Ratio`'s addition always
+/// divides by a greatest common divisor.
 impl Add for Rational {
     type Output = Rational;
     fn add(self, rhs: Rational) -> Rational {
-        Rational(self.0 + rhs.0)
+        match (self.is_integer(), rhs.is_integer()) {
+            (_, true) => self.plus_integer(rhs.numerator()),
+            (true, false) => rhs.plus_integer(self.numerator()),
+            (false, false) => Rational(self.0 + rhs.0),
+        }
     }
 }
 
 impl Sub for Rational {
     type Output = Rational;
     fn sub(self, rhs: Rational) -> Rational {
-        Rational(self.0 - rhs.0)
+        if rhs.is_integer() {
+            self.plus_integer(-rhs.numerator())
+        } else {
+            Rational(self.0 - rhs.0)
+        }
+    }
+}
+
+impl Rational {
+    fn plus_integer(self, k: i64) -> Rational {
+        let d = self.denominator();
+        Rational(Ratio::new_raw(self.numerator() + k * d, d))
     }
 }
 

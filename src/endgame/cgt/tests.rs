@@ -217,6 +217,33 @@ proptest! {
     }
 
     #[test]
+    fn adding_a_dyadic_number_shifts_the_game_as_simplifying_would(
+        a in shape_strategy(),
+        k in -8i64..=8,
+        halves in 0i64..=1,
+    ) {
+        let a = a.build();
+        let x = Rational::new(2 * k + halves, 2);
+        // The thermograph known before the sum moves with it; it must equal the one computed afresh.
+        let before = Thermograph::of(&a);
+        let sum = a.add(&Game::Number(x));
+        let expected = add_by_simplifying(&a, x);
+        prop_assert_eq!(&sum, &expected);
+        prop_assert_eq!(Thermograph::of(&sum), Thermograph::of(&expected));
+        prop_assert_eq!(Thermograph::of(&sum).mean, before.mean + x);
+    }
+
+    #[test]
+    fn rational_sums_with_integers_stay_in_lowest_terms(n in -50i64..=50, d in 1i64..=12, k in -20i64..=20) {
+        let x = Rational::new(n, d);
+        let sum = x + Rational::integer(k);
+        let difference = x - Rational::integer(k);
+        prop_assert_eq!(sum, Rational::new(n + k * d, d));
+        prop_assert_eq!(difference, Rational::new(n - k * d, d));
+        prop_assert_eq!(Rational::integer(k) + x, sum);
+    }
+
+    #[test]
     fn a_number_is_a_single_mast(x in number_strategy()) {
         let th = Thermograph::of(&Game::Number(x));
         prop_assert_eq!(th.left.breakpoints(), &[(Rational::integer(-1), x)][..]);
@@ -247,6 +274,23 @@ proptest! {
             prop_assert_eq!(mirror.left.at(t), -th.right.at(t));
             prop_assert_eq!(mirror.right.at(t), -th.left.at(t));
         }
+    }
+}
+
+/// `game + x` the way it was computed before translation: every node rebuilt and simplified again.
+fn add_by_simplifying(game: &Game, x: Rational) -> Game {
+    match game {
+        Game::Number(y) => Game::Number(*y + x),
+        Game::Options(_) => Game::new(
+            game.left()
+                .iter()
+                .map(|o| add_by_simplifying(o, x))
+                .collect(),
+            game.right()
+                .iter()
+                .map(|o| add_by_simplifying(o, x))
+                .collect(),
+        ),
     }
 }
 

@@ -5,6 +5,7 @@
 
 use super::game::Game;
 use super::rational::Rational;
+use std::borrow::Cow;
 
 /// A continuous piecewise-linear function on t ≥ −1: linear between breakpoints, slope `tail` after the last.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,6 +44,14 @@ impl Wall {
             previous = (pt, pv);
         }
         previous.1 + self.tail * (t - previous.0)
+    }
+
+    /// The wall moved by `x` (the wall of the game plus the number `x`).
+    fn shifted(&self, x: Rational) -> Wall {
+        Wall {
+            points: self.points.iter().map(|&(t, v)| (t, v + x)).collect(),
+            tail: self.tail,
+        }
     }
 
     /// The wall plus `slope · t`.
@@ -147,9 +156,25 @@ pub struct Thermograph {
 }
 
 impl Thermograph {
+    /// The thermograph of the game plus the number `x` (for a game that is not a number): both walls and
+    /// the mast move by `x`, the temperature stays.
+    pub(crate) fn shifted(&self, x: Rational) -> Thermograph {
+        Thermograph {
+            left: self.left.shifted(x),
+            right: self.right.shifted(x),
+            temperature: self.temperature,
+            mean: self.mean + x,
+        }
+    }
+
     pub fn of(game: &Game) -> Thermograph {
+        Thermograph::view(game).into_owned()
+    }
+
+    /// [`Thermograph::of`] without copying the walls of a game whose thermograph is cached.
+    pub fn view(game: &Game) -> Cow<'_, Thermograph> {
         match game {
-            Game::Number(x) => Thermograph {
+            Game::Number(x) => Cow::Owned(Thermograph {
                 left: Wall::constant(*x),
                 right: Wall::constant(*x),
                 temperature: if x.is_dyadic() {
@@ -158,10 +183,18 @@ impl Thermograph {
                     minus_one()
                 },
                 mean: *x,
-            },
-            Game::Options(o) => o
-                .cached_thermograph(|| Thermograph::from_options(o))
-                .clone(),
+            }),
+            Game::Options(o) => {
+                Cow::Borrowed(o.cached_thermograph(|| Thermograph::from_options(o)))
+            }
+        }
+    }
+
+    /// The mean (the count) of a game, without copying its thermograph.
+    pub fn mean_of(game: &Game) -> Rational {
+        match game {
+            Game::Number(x) => *x,
+            Game::Options(_) => Thermograph::view(game).mean,
         }
     }
 
@@ -174,14 +207,14 @@ impl Thermograph {
                 let scaffold_left = fold(
                     o.left
                         .iter()
-                        .map(|gl| Thermograph::of(gl).right.tilt(-Rational::ONE))
+                        .map(|gl| Thermograph::view(gl).right.tilt(-Rational::ONE))
                         .collect(),
                     true,
                 );
                 let scaffold_right = fold(
                     o.right
                         .iter()
-                        .map(|gr| Thermograph::of(gr).left.tilt(Rational::ONE))
+                        .map(|gr| Thermograph::view(gr).left.tilt(Rational::ONE))
                         .collect(),
                     false,
                 );
