@@ -9,10 +9,12 @@ use std::process::Command;
 use std::sync::OnceLock;
 use tengen::endgame::analysis::{
     AnalysisError, AnalysisOptions, Analyzer, LineLeaves, LocalPosition, Method, ModelPaths,
+    VariationTree,
 };
 use tengen::endgame::cgt::Rational;
 use tengen::endgame::problem::Problem;
-use tengen::go::Color;
+use tengen::endgame::solver;
+use tengen::go::{Board, Color, Scoring};
 
 const DEV: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/endgame-dev");
 const KATAGO: &str = concat!(
@@ -118,6 +120,49 @@ fn auto_solves_small_regions_exactly() {
         .expect("analysis");
     assert_eq!(a.requested, Method::Auto);
     assert_eq!(a.method, Method::Exact);
+    assert_eq!(Some(a.value), p.answer);
+}
+
+/// Every node of `tree` that the exact solver valued, with the board its path from the root leads to.
+fn exactly_valued(tree: &VariationTree, root: &Board) -> Vec<(usize, Board)> {
+    let mut found = Vec::new();
+    let mut stack = vec![(0usize, root.clone())];
+    while let Some((id, board)) = stack.pop() {
+        let node = &tree.nodes[id];
+        if node.leaf_reason == Some("exact") {
+            found.push((id, board.clone()));
+        }
+        for &c in &node.children {
+            let mut next = board.clone();
+            if let Some((color, point)) = tree.nodes[c].mv {
+                next.place(color, point);
+            }
+            stack.push((c, next));
+        }
+    }
+    found
+}
+
+#[test]
+fn a_node_valued_exactly_has_the_exact_solver_s_value() {
+    // 01-value-of-move/01: two empty points, so every node below the root is small enough.
+    let p = problem("01-value-of-move/01.sgf");
+    let a = analyzer(AnalysisOptions {
+        exact_subtrees: 14,
+        ..AnalysisOptions::default()
+    })
+    .analyze(&LocalPosition::from(&p), Method::Net)
+    .expect("analysis");
+    let valued = exactly_valued(&a.tree, &p.board);
+    assert!(!valued.is_empty(), "{}", a.tree);
+    let prisoners = |b: &Board| b.captures(Color::Black) as i64 - b.captures(Color::White) as i64;
+    for (id, board) in valued {
+        let solved = solver::solve(&board, &p.region, Scoring::Territory).expect("solved");
+        let taken = Rational::integer(prisoners(&board) - prisoners(&p.board));
+        let node = &a.tree.nodes[id];
+        assert_eq!(node.mean, solved.mean() + taken, "node {id}");
+        assert_eq!(node.temperature, solved.temperature(), "node {id}");
+    }
     assert_eq!(Some(a.value), p.answer);
 }
 

@@ -81,6 +81,15 @@ pub struct MethodArgs {
     /// `auto` uses the exact solver up to this many empty points
     #[arg(long, default_value_t = AnalysisOptions::default().exact_max_empty)]
     exact_max_empty: usize,
+    /// `auto` gives the exact solver this many positions before falling back to the tree
+    #[arg(long, default_value_t = AnalysisOptions::default().auto_exact_positions)]
+    auto_exact_positions: usize,
+    /// Grown trees: value nodes with at most N empty region points by the exact solver (0 = off)
+    #[arg(long, default_value_t = AnalysisOptions::default().exact_subtrees)]
+    exact_subtrees: usize,
+    /// The exact solver's position budget per node of a grown tree (`--exact-subtrees`)
+    #[arg(long, default_value_t = AnalysisOptions::default().subtree_positions)]
+    subtree_positions: usize,
     /// Tree builder: plies below the root after which nodes are leaves
     #[arg(long, default_value_t = AnalysisOptions::default().tree.max_depth)]
     max_depth: usize,
@@ -97,6 +106,9 @@ impl MethodArgs {
         let mut options = AnalysisOptions {
             scoring: self.scoring.into(),
             exact_max_empty: self.exact_max_empty,
+            auto_exact_positions: self.auto_exact_positions,
+            exact_subtrees: self.exact_subtrees,
+            subtree_positions: self.subtree_positions,
             line_leaves: match self.lines_leaves {
                 LeavesArg::Static => LineLeaves::Static,
                 LeavesArg::Ownership => LineLeaves::Ownership,

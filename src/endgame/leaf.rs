@@ -7,9 +7,12 @@
 //! balance and the region's initial stone balance. The tree then becomes a `Game` (Black's moves Left
 //! options, White's Right), and the thermograph gives temperature and mean.
 
+mod exact;
 mod lines;
 
 pub(crate) use lines::score_lines;
+
+use exact::ExactSubtrees;
 
 use super::analysis::{
     AnalysisError, AnalysisOptions, LocalPosition, Method, ModelPaths, Outcome, TreeLeaves,
@@ -311,14 +314,22 @@ pub(crate) fn grow(
         initial_balance: region_balance(position),
         leaves: options.tree_leaves,
     };
+    let exact = ExactSubtrees::new(
+        &position.region,
+        &position.board,
+        options.scoring,
+        options.exact_subtrees,
+        options.subtree_positions,
+    );
     let before = katago.evaluations();
-    let nodes = build_tree(&scorer, position, proposer.as_ref(), &options.tree)?;
-    let mut outcome = value_tree(&scorer, position, &nodes, options.forced_replies)?;
+    let nodes = build_tree(&scorer, &exact, position, proposer.as_ref(), &options.tree)?;
+    let mut outcome = value_tree(&scorer, &exact, position, &nodes, options.forced_replies)?;
     outcome.method = method;
     outcome.evaluations = katago.evaluations() - before + proposer.evaluations();
     outcome
         .notes
         .push(format!("{} nodes from {}", nodes.len(), proposer.name()));
+    outcome.notes.extend(exact.note());
     Ok(outcome)
 }
 
@@ -345,6 +356,7 @@ impl Proposer for LocalNetProposer {
 
 fn build_tree(
     scorer: &Scorer,
+    exact: &ExactSubtrees,
     position: &LocalPosition,
     proposer: &dyn Proposer,
     options: &TreeOptions,
@@ -353,11 +365,13 @@ fn build_tree(
     let mut terminal = |states: &[(&LocalState, bool)]| {
         let mut verdicts: Vec<Option<LeafReason>> = states
             .iter()
-            .map(|(s, _)| {
+            .map(|&(s, root)| {
                 if scorer.settled_count(s).is_some() {
                     Some(LeafReason::Settled)
+                } else if scorer.finished(s) {
+                    Some(LeafReason::Finished)
                 } else {
-                    scorer.finished(s).then_some(LeafReason::Finished)
+                    (!root && exact.game(s).is_some()).then_some(LeafReason::Exact)
                 }
             })
             .collect();
@@ -396,12 +410,20 @@ fn build_tree(
 /// Values the leaves, builds the game bottom-up and the tree as shown.
 fn value_tree(
     scorer: &Scorer,
+    exact: &ExactSubtrees,
     position: &LocalPosition,
     nodes: &[BuiltNode],
     forced_replies: bool,
 ) -> Result<Outcome, AnalysisError> {
+    // Leaves the exact solver values (the root is grown whatever its size); the others are scored.
+    let mut games: Vec<Option<Game>> = vec![None; nodes.len()];
+    for (i, node) in nodes.iter().enumerate().skip(1) {
+        if node.children.is_empty() {
+            games[i] = exact.game(&node.state);
+        }
+    }
     let leaves: Vec<usize> = (0..nodes.len())
-        .filter(|&i| nodes[i].children.is_empty())
+        .filter(|&i| nodes[i].children.is_empty() && games[i].is_none())
         .collect();
     let states: Vec<&LocalState> = leaves.iter().map(|&i| &nodes[i].state).collect();
     let values = scorer.values(&states)?;
@@ -411,11 +433,13 @@ fn value_tree(
     }
     // Children always come after their parent: fold from the back. A node's options are kept so that a
     // ko capture's node can get its retake option once its parent's other children are valued.
-    let mut games: Vec<Option<Game>> = vec![None; nodes.len()];
     let mut options: Vec<(Vec<Game>, Vec<Game>)> = vec![(Vec::new(), Vec::new()); nodes.len()];
     for i in (0..nodes.len()).rev() {
         if let Some(v) = leaf_value[i] {
             games[i] = Some(Game::number(v));
+            continue;
+        }
+        if games[i].is_some() {
             continue;
         }
         for &c in &nodes[i].children {
@@ -471,14 +495,23 @@ fn value_tree(
     for (i, node) in nodes.iter().enumerate() {
         let game = games[i].clone().unwrap_or_else(|| Game::number(0));
         let th = Thermograph::of(&game);
+        // A leaf without a scored value was valued by the exact solver, whatever ended its growth.
+        let exact_leaf = i > 0 && node.children.is_empty() && leaf_value[i].is_none();
         tree.nodes.push(TreeNode {
             mv: node.mv,
             probability: node.probability,
-            leaf_value: leaf_value[i],
-            leaf_reason: node
-                .leaf
-                .map(LeafReason::key)
-                .or(leaf_value[i].map(|_| "leaf")),
+            leaf_value: if exact_leaf {
+                game.as_number()
+            } else {
+                leaf_value[i]
+            },
+            leaf_reason: if exact_leaf {
+                Some(LeafReason::Exact.key())
+            } else {
+                node.leaf
+                    .map(LeafReason::key)
+                    .or(leaf_value[i].map(|_| "leaf"))
+            },
             mean: th.mean,
             temperature: th.temperature,
             children: node.children.clone(),

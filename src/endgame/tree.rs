@@ -70,6 +70,8 @@ pub enum LeafReason {
     /// Finished in the course's sense (`status::finished_count`): reading decides every chain and no
     /// move changes the count.
     Finished,
+    /// Small enough for the exact solver, which values it (`leaf/exact.rs`).
+    Exact,
     /// Ownership is decided on every region point.
     Decided,
     /// The proposer says nobody plays here.
@@ -89,6 +91,7 @@ impl LeafReason {
         match self {
             LeafReason::Settled => "settled",
             LeafReason::Finished => "finished",
+            LeafReason::Exact => "exact",
             LeafReason::Decided => "ownership decided",
             LeafReason::NoMove => "no move",
             LeafReason::Direct => "scored directly",
