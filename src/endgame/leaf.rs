@@ -587,17 +587,7 @@ fn best_children(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::endgame::problem::Problem;
-    use std::path::Path;
-
-    fn problem(name: &str) -> Problem {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/endgame-dev/");
-        Problem::read(&Path::new(dir).join(name)).expect("problem file")
-    }
-
-    fn at(p: &Problem, gtp: &str) -> Point {
-        Point::parse_gtp(gtp, p.board.size()).expect("point")
-    }
+    use crate::endgame::test_support::{at, problem};
 
     #[test]
     fn reading_decides_a_leaf_only_once_the_vital_point_is_taken() {
@@ -605,7 +595,7 @@ mod tests {
         let p = problem("01-value-of-move/05.sgf");
         assert!(!chains_decided(&p.board, &p.region));
         let mut killed = p.board.clone();
-        killed.place(Color::Black, at(&p, "B19"));
+        killed.place(Color::Black, at("B19"));
         assert!(chains_decided(&killed, &p.region));
     }
 
@@ -624,7 +614,7 @@ mod tests {
     fn a_node_following_only_the_answer_is_a_forced_reply() {
         let p = problem("01-value-of-move/05.sgf");
         let root = LocalState::root(&p.board);
-        let (b, w) = (at(&p, "B19"), at(&p, "C19"));
+        let (b, w) = (at("B19"), at("C19"));
         let after_b = root.play(Color::Black, b).expect("legal");
         let answer = after_b.play(Color::White, w).expect("legal");
         let follow_up = after_b.play(Color::Black, w).expect("legal");

@@ -10,4 +10,6 @@ pub mod region;
 pub mod settle;
 pub mod solver;
 pub mod status;
+#[cfg(test)]
+mod test_support;
 pub mod tree;

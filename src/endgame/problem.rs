@@ -159,6 +159,34 @@ pub(crate) fn forced(options: Vec<Game>, color: Color) -> Game {
     }
 }
 
+/// A node where the lines give only `color`'s reply to the last move. When every reply is itself a
+/// threat the lines answer (its node has the other colour's answer and `color`'s follow-up), the reply
+/// is `color`'s sente privilege: the node is worth what the best reply leaves once answered (the mean of
+/// the other colour's best answer in it). Otherwise the reply is forced (`forced`).
+fn lone_reply(options: Vec<Game>, color: Color) -> Game {
+    let answered = |g: &Game| {
+        let answers = match color {
+            Color::Black => g.right(),
+            Color::White => g.left(),
+        };
+        best_mean(answers, color.opponent())
+    };
+    let threats = options
+        .iter()
+        .all(|g| !g.left().is_empty() && !g.right().is_empty());
+    let values: Option<Vec<Rational>> = options.iter().map(answered).collect();
+    match values {
+        Some(v) if threats => {
+            let best = match color {
+                Color::Black => v.into_iter().max(),
+                Color::White => v.into_iter().min(),
+            };
+            Game::Number(best.unwrap_or(Rational::ZERO))
+        }
+        _ => forced(options, color),
+    }
+}
+
 /// Set to print every line move, line end (judged position and count) and node value while scoring
 /// the given lines: the way to see which leaf a miss comes from.
 pub const LINES_TRACE_ENV: &str = "TENGEN_LINES_TRACE";
@@ -291,8 +319,8 @@ impl LineScorer<'_> {
             (false, false) => Game::new(left, right),
             // Only the reply to the last move is given: the course treats it as forced, so the
             // missing option is a threat too big to ignore (sente), which leaves the reply's value.
-            (false, true) if last == Some(Color::White) => forced(left, Color::Black),
-            (true, false) if last == Some(Color::Black) => forced(right, Color::White),
+            (false, true) if last == Some(Color::White) => lone_reply(left, Color::Black),
+            (true, false) if last == Some(Color::Black) => lone_reply(right, Color::White),
             // The same colour moves again (its opponent answered elsewhere): its result stands.
             (false, true) => Game::Number(best_mean(&left, Color::Black).unwrap_or(Rational::ZERO)),
             (true, false) => {
@@ -335,5 +363,44 @@ impl LineScorer<'_> {
             trace(|| format!("sente dame: {privilege:+} to the count"));
         }
         Game::number(count + privilege)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gote(left: i64, right: Rational) -> Game {
+        Game::new(vec![Game::number(left)], vec![Game::Number(right)])
+    }
+
+    #[test]
+    fn a_lone_reply_that_the_lines_answer_is_the_replier_s_privilege() {
+        // 07/09 after Black G19 and White's capture at F19: Black's J19 (the only move given) threatens
+        // G19 (a capture worth about 19) and White answers C19 (mean 10/3): Black's sente, worth 10/3.
+        let ten_thirds = Rational::new(10, 3);
+        let after_j19 = Game::new(
+            vec![gote(19, Rational::integer(4))],
+            vec![Game::Number(ten_thirds)],
+        );
+        let node = lone_reply(vec![after_j19], Color::Black);
+        assert_eq!(node.as_number(), Some(ten_thirds));
+    }
+
+    #[test]
+    fn a_lone_reply_that_ends_the_line_is_forced() {
+        // The reply leaves a settled 3: the missing option is a threat, so the node stays hot and
+        // worth the reply's 3 to Black moving first.
+        let node = lone_reply(vec![Game::number(3)], Color::Black);
+        assert!(!node.is_number());
+        assert_eq!(node.left_stop(), Rational::integer(3));
+    }
+
+    #[test]
+    fn the_given_lines_of_07_09_give_the_course_s_answer() {
+        let problem = crate::endgame::test_support::problem("07-subtraction-method/09.sgf");
+        let game = problem.lines_game(Scoring::Territory).expect("lines");
+        let value = Thermograph::of(&game).temperature * Rational::integer(2);
+        assert_eq!(Some(value), problem.answer);
     }
 }

@@ -1,7 +1,8 @@
 //! Which chains and points of a region are settled: a local form of Benson's algorithm.
 //!
-//! Local play only fills points of the region, so a chain with a liberty outside the region can never be
-//! captured ("anchored"). Starting from every chain that touches the region, Benson's iteration removes the
+//! Local play only fills points of the region, so a chain with a liberty outside the region and a second
+//! liberty can never be captured ("anchored"). A chain in atari whose last liberty is outside is not: local
+//! play may take it there (the solver's moves include such points). Starting from every chain that touches the region, Benson's iteration removes the
 //! chains (not anchored) that lack two vital enclosed areas, where an area is a connected set of points of
 //! the region not of the chain's colour, enclosed inside the region (an area reaching a point outside the
 //! region that is not the chain's colour is open). What survives can never be captured. An enclosed area
@@ -24,18 +25,43 @@ pub struct Settlement {
     safe: [bool; GRID],
     /// Whether a stone belongs to a chain in or next to the region (the chains assessed), by grid index.
     local: [bool; GRID],
+    /// The last liberties, outside the region, of the chains in atari there: local play may take such a
+    /// point (or extend from it), since the edge of the region does not save a chain in atari. Empty
+    /// (no allocation) in almost every position.
+    outside_last_liberties: Vec<Point>,
 }
 
 impl Settlement {
     pub fn assess(board: &Board, region: &Region, sealed: &Sealed) -> Settlement {
+        Settlement::assess_within(board, region, region, sealed)
+    }
+
+    /// [`Settlement::assess`] for a part of the region `whole`: the part's neighbouring points in the
+    /// rest of `whole` are still in play, so they are nobody's sphere.
+    pub fn assess_within(
+        board: &Board,
+        region: &Region,
+        whole: &Region,
+        sealed: &Sealed,
+    ) -> Settlement {
         let mut settlement = Settlement {
             owner: [None; GRID],
             safe: [false; GRID],
             local: [false; GRID],
+            outside_last_liberties: Vec::new(),
         };
         let mut scratch = Scratch::default();
+        let mut spheres = Spheres::new(whole);
         for color in [Color::Black, Color::White] {
-            assess_colour(board, region, sealed, color, &mut settlement, &mut scratch);
+            assess_colour(
+                board,
+                region,
+                sealed,
+                color,
+                &mut settlement,
+                &mut scratch,
+                &mut spheres,
+            );
         }
         settlement
     }
@@ -43,6 +69,11 @@ impl Settlement {
     /// Whether the stone at `p` belongs to a chain in or next to the region.
     pub fn is_local(&self, p: Point) -> bool {
         self.local[p.index()]
+    }
+
+    /// The points outside the region that are the last liberty of a chain in or next to it.
+    pub fn outside_last_liberties(&self) -> &[Point] {
+        &self.outside_last_liberties
     }
 
     /// The colour whose sure territory `p` is.
@@ -99,6 +130,87 @@ impl Settlement {
     }
 }
 
+/// Which colour's sphere each point outside the region lies in, worked out once per point and position.
+struct Spheres<'a> {
+    /// The whole region searched: a point of it outside the part being assessed is nobody's sphere.
+    whole: &'a Region,
+    /// 0: not yet worked out; 1: nobody's; 2: Black's; 3: White's.
+    known: [u8; GRID],
+}
+
+/// How far (through empty points outside the region) a point's sphere looks for stones.
+const SPHERE_REACH: usize = 3;
+
+impl Spheres<'_> {
+    fn new(whole: &Region) -> Spheres<'_> {
+        Spheres {
+            whole,
+            known: [0; GRID],
+        }
+    }
+
+    /// The colour whose stones outside the region are nearest to the empty outside point `p` (through
+    /// empty outside points, within `SPHERE_REACH`), or `None` when both are as near or neither is. Local
+    /// play never fills such a point; the course counts it as part of the wall behind it, so a stone of
+    /// the other colour gains no safety from it, and an area it closes is not open.
+    fn of(&mut self, board: &Board, p: Point) -> Option<Color> {
+        if self.whole.contains(p) {
+            return None;
+        }
+        if self.known[p.index()] == 0 {
+            self.known[p.index()] = match nearest_outside_colour(board, self.whole, p) {
+                None => 1,
+                Some(Color::Black) => 2,
+                Some(Color::White) => 3,
+            };
+        }
+        match self.known[p.index()] {
+            2 => Some(Color::Black),
+            3 => Some(Color::White),
+            _ => None,
+        }
+    }
+}
+
+fn nearest_outside_colour(board: &Board, whole: &Region, p: Point) -> Option<Color> {
+    // Within SPHERE_REACH steps of a point there are at most 25 points: fixed buffers, no allocation.
+    let mut seen = [p; 32];
+    let mut seen_len = 1;
+    let mut frontier = 0..1;
+    for _ in 0..SPHERE_REACH {
+        let mut found = [false; 2];
+        let next_start = seen_len;
+        for i in frontier.clone() {
+            for n in neighbours(seen[i]) {
+                if whole.contains(n) {
+                    continue;
+                }
+                match board.cell(n) {
+                    Cell::Empty => {
+                        if seen_len < seen.len() && !seen[..seen_len].contains(&n) {
+                            seen[seen_len] = n;
+                            seen_len += 1;
+                        }
+                    }
+                    Cell::Border => {}
+                    _ => {
+                        if let Some(c) = board.color_at(n) {
+                            found[c.index()] = true;
+                        }
+                    }
+                }
+            }
+        }
+        match found {
+            [true, false] => return Some(Color::Black),
+            [false, true] => return Some(Color::White),
+            [true, true] => return None,
+            _ => frontier = next_start..seen_len,
+        }
+    }
+    None
+}
+
 /// Marks "not assigned" in the per-point chain and area indices.
 const NONE: u16 = u16::MAX;
 
@@ -118,8 +230,30 @@ struct Scratch {
 
 struct Chain {
     stones: Range<usize>,
-    /// A liberty outside the region: local play can never capture it.
+    /// A liberty outside the region and a second one: local play can never fill the outside one, and
+    /// the chain is not in atari there (a chain in atari may be taken at its last liberty, inside or out).
     anchored: bool,
+}
+
+/// Whether a chain has one liberty or more, counted without a list.
+#[derive(Default)]
+struct Liberties {
+    first: Option<Point>,
+    two: bool,
+}
+
+impl Liberties {
+    fn see(&mut self, p: Point) {
+        match self.first {
+            None => self.first = Some(p),
+            Some(q) if q != p => self.two = true,
+            Some(_) => {}
+        }
+    }
+
+    fn at_least_two(&self) -> bool {
+        self.two
+    }
 }
 
 struct Area {
@@ -136,7 +270,10 @@ fn collect_chains(
     own: Cell,
     chain_of: &mut [u16; GRID],
     scratch: &mut Scratch,
+    spheres: &mut Spheres,
+    outside_last: &mut Vec<Point>,
 ) {
+    let opponent = own.color().map(Color::opponent);
     scratch.stones.clear();
     scratch.chains.clear();
     for &p in region.points() {
@@ -148,7 +285,9 @@ fn collect_chains(
             let start = scratch.stones.len();
             chain_of[q.index()] = id;
             scratch.stones.push(q);
-            let mut anchored = false;
+            let mut outside = None;
+            let mut anchor = false;
+            let mut liberties = Liberties::default();
             let mut i = start;
             while i < scratch.stones.len() {
                 for n in neighbours(scratch.stones[i]) {
@@ -156,11 +295,21 @@ fn collect_chains(
                     if cell == own && chain_of[n.index()] == NONE {
                         chain_of[n.index()] = id;
                         scratch.stones.push(n);
-                    } else if cell == Cell::Empty && !region.contains(n) {
-                        anchored = true;
+                    } else if cell == Cell::Empty {
+                        liberties.see(n);
+                        if !region.contains(n) {
+                            outside = Some(n);
+                            anchor |= spheres.of(board, n) != opponent;
+                        }
                     }
                 }
                 i += 1;
+            }
+            let anchored = anchor && liberties.at_least_two();
+            if let Some(last) = outside.filter(|_| !liberties.at_least_two())
+                && !outside_last.contains(&last)
+            {
+                outside_last.push(last);
             }
             scratch.chains.push(Chain {
                 stones: start..scratch.stones.len(),
@@ -178,7 +327,9 @@ fn collect_areas(
     chain_of: &[u16; GRID],
     area_of: &mut [u16; GRID],
     scratch: &mut Scratch,
+    spheres: &mut Spheres,
 ) {
+    let colour = own.color();
     scratch.points.clear();
     scratch.empties.clear();
     scratch.borders.clear();
@@ -211,6 +362,9 @@ fn collect_areas(
                             scratch.borders.push(chain);
                         }
                     }
+                    Cell::Empty if !region.contains(n) => {
+                        open |= spheres.of(board, n) != colour;
+                    }
                     _ if !region.contains(n) => open = true,
                     _ => {
                         if area_of[n.index()] == NONE {
@@ -238,15 +392,32 @@ fn assess_colour(
     color: Color,
     settlement: &mut Settlement,
     scratch: &mut Scratch,
+    spheres: &mut Spheres,
 ) {
     let own = Cell::stone(color);
     let mut chain_of = [NONE; GRID];
-    collect_chains(board, region, own, &mut chain_of, scratch);
+    collect_chains(
+        board,
+        region,
+        own,
+        &mut chain_of,
+        scratch,
+        spheres,
+        &mut settlement.outside_last_liberties,
+    );
     for &s in &scratch.stones {
         settlement.local[s.index()] = true;
     }
     let mut area_of = [NONE; GRID];
-    collect_areas(board, region, own, &chain_of, &mut area_of, scratch);
+    collect_areas(
+        board,
+        region,
+        own,
+        &chain_of,
+        &mut area_of,
+        scratch,
+        spheres,
+    );
     let Scratch {
         stones,
         chains,
@@ -341,10 +512,16 @@ fn assess_colour(
         if area.open || bordering.is_empty() || !bordering.iter().all(|&b| alive[b as usize]) {
             continue;
         }
-        let owned = sealed_area(area)
-            || empties[area.empties.clone()]
-                .iter()
-                .all(|&e| bordering.iter().any(|&b| adjacent_to(e, b)));
+        // An empty point next to the wall's sphere outside the region is as good as next to the wall.
+        let mut walled = |e: Point| {
+            bordering.iter().any(|&b| adjacent_to(e, b))
+                || neighbours(e).iter().any(|&n| {
+                    board.cell(n) == Cell::Empty
+                        && !region.contains(n)
+                        && spheres.of(board, n) == Some(color)
+                })
+        };
+        let owned = sealed_area(area) || empties[area.empties.clone()].iter().all(|&e| walled(e));
         if owned {
             for p in &points[area.points.clone()] {
                 settlement.owner[p.index()] = Some(color);
@@ -424,4 +601,60 @@ pub fn estimate_count(board: &Board, region: &Region, area: bool) -> i64 {
         }
     }
     total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::endgame::test_support::{at, board_with};
+
+    fn region(gtp: &[&str]) -> Region {
+        Region::new(gtp.iter().map(|s| at(s)))
+    }
+
+    #[test]
+    fn a_chain_in_atari_is_not_anchored_by_its_last_liberty_outside() {
+        // White D19-D18 has one liberty, E19, outside the region: local play may take it there.
+        let board = board_with(&["C19", "C18", "D17", "E18"], &["D19", "D18"]);
+        let region = region(&["D19", "D18", "C19", "C18"]);
+        let s = Settlement::assess(&board, &region, &Sealed::default());
+        assert!(!s.is_safe(at("D19")));
+        assert_eq!(s.outside_last_liberties(), [at("E19")]);
+        // With E18 empty too (next to White's F18) it has two liberties, outside in White's sphere:
+        // anchored, and nothing to take outside.
+        let board = board_with(&["C19", "C18", "D17"], &["D19", "D18", "F18"]);
+        let s = Settlement::assess(&board, &region, &Sealed::default());
+        assert!(s.is_safe(at("D19")));
+        assert!(s.outside_last_liberties().is_empty());
+    }
+
+    #[test]
+    fn the_outside_wall_s_sphere_closes_an_area_and_anchors_no_invader() {
+        // White's corner wall D19-D18-D17-E17-F17 with Black outside it; the region is E19-E18-F19-F18,
+        // and G19-G18 beyond it (outside) lie next to White's G17 stone: White's sphere.
+        let black = ["C19", "C18", "C17", "D16", "E16", "F16", "G16"];
+        let white = [
+            "D19", "D18", "D17", "E17", "F17", "G17", "H17", "H18", "H19",
+        ];
+        let board = board_with(&black, &white);
+        let corner = region(&["E19", "E18", "F19", "F18"]);
+        let s = Settlement::assess(&board, &corner, &Sealed::default());
+        for p in ["E19", "E18", "F19", "F18"] {
+            assert_eq!(s.owner(at(p)), Some(Color::White), "{p}");
+        }
+        // A Black invader at F18 with liberties F19 (inside) and G18 (White's sphere) is not anchored.
+        let mut invaded = board.clone();
+        invaded.setup_stone(Color::Black, at("F18"));
+        invaded.setup_stone(Color::Black, at("E19"));
+        let s = Settlement::assess(&invaded, &corner, &Sealed::default());
+        assert!(!s.is_safe(at("F18")));
+        // The same stone next to a neutral outside point (G18 between both colours) is anchored.
+        let mut open = invaded.clone();
+        open.setup_stone(Color::Black, at("G19"));
+        open.remove_stone(at("H19"));
+        open.remove_stone(at("H18"));
+        open.setup_stone(Color::Black, at("H18"));
+        let s = Settlement::assess(&open, &corner, &Sealed::default());
+        assert!(s.is_safe(at("F18")));
+    }
 }

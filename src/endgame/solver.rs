@@ -352,6 +352,8 @@ struct KoContext {
 struct Search<'a> {
     /// Where this search plays: the whole region, or an independent part of it.
     region: &'a Region,
+    /// The whole region (the same as `region` for the main search).
+    whole: &'a Region,
     /// The part's points as bits over the whole region's points (all of them for the main search).
     scope: u128,
     /// XOR of the stone keys that the part's play cannot see (whole-region points away from the part): the
@@ -393,6 +395,7 @@ impl<'a> Search<'a> {
     fn new(region: &'a Region, area: bool, max_positions: usize) -> Search<'a> {
         Search {
             region,
+            whole: region,
             scope: u128::MAX,
             context: 0,
             area,
@@ -425,7 +428,7 @@ impl<'a> Search<'a> {
                 repeats_from: 0,
             };
         }
-        let settlement = Settlement::assess(board, self.region, &state.sealed);
+        let settlement = Settlement::assess_within(board, self.region, self.whole, &state.sealed);
         let done = if settlement.is_settled(board, self.region, self.area) {
             Some(Node::leaf(Game::number(settlement.count(
                 board,
@@ -571,8 +574,10 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The region points where `color` may try a move: empty, not banned, not sure territory, not a
-    /// neutral dame (territory scoring).
+    /// The points where `color` may try a move: the region's empty points that are not banned, not sure
+    /// territory and not a neutral dame (territory scoring), and the last liberty outside the region of a
+    /// chain in atari (the edge of the region does not save it: it may be taken there, or connected out
+    /// to another chain).
     fn moves(
         &self,
         board: &Board,
@@ -580,17 +585,18 @@ impl<'a> Search<'a> {
         state: State,
         color: Color,
     ) -> Vec<Point> {
-        self.region
-            .points()
+        let inside = self.region.points().iter().copied().filter(|&p| {
+            board.color_at(p).is_none()
+                && state.ban != Some((p, color))
+                && settlement.owner(p).is_none()
+                && (self.area || !self.is_neutral_dame(board, settlement, p))
+        });
+        let outside = settlement
+            .outside_last_liberties()
             .iter()
             .copied()
-            .filter(|&p| {
-                board.color_at(p).is_none()
-                    && state.ban != Some((p, color))
-                    && settlement.owner(p).is_none()
-                    && (self.area || !self.is_neutral_dame(board, settlement, p))
-            })
-            .collect()
+            .filter(|&p| state.ban != Some((p, color)) && takes_or_connects(board, color, p));
+        inside.chain(outside).collect()
     }
 
     /// The position after `color` plays at `p`, or `None` when the move is illegal or re-enters sealed
@@ -668,6 +674,17 @@ impl<'a> Search<'a> {
             && settlement.owner(p).is_none()
             && (self.area || !self.is_neutral_dame(board, settlement, p))
     }
+}
+
+/// Whether `color` playing at `p` (outside the region, the last liberty of a chain in atari) captures an
+/// opposing chain or connects its own chain in atari to another of its chains. Running out into empty
+/// space outside the region is not local play: the space beyond the region counts as settled.
+fn takes_or_connects(board: &Board, color: Color, p: Point) -> bool {
+    neighbours(p).iter().any(|&n| match board.color_at(n) {
+        Some(c) if c == color => !board.in_atari(n),
+        Some(_) => board.in_atari(n),
+        None => false,
+    })
 }
 
 /// The best mean among `color`'s branches.

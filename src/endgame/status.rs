@@ -190,9 +190,10 @@ impl<'a> Reading<'a> {
         }
         // The last liberty of a chain in atari may be taken (or extended from) outside the region.
         let outside_ok = |p: Point| liberties.len() == 1 && liberties.contains(&p);
+        let captures = self.captures_next_to_the_fight(board, color);
         let mut moves: Vec<Point> = Vec::new();
-        for p in near {
-            if (self.region.contains(p) || outside_ok(p))
+        for p in near.into_iter().chain(captures.iter().copied()) {
+            if (self.region.contains(p) || outside_ok(p) || captures.contains(&p))
                 && !moves.contains(&p)
                 && board.check(color, p, false).is_ok()
             {
@@ -201,6 +202,36 @@ impl<'a> Reading<'a> {
         }
         moves.sort_by_key(|p| !liberties.contains(p));
         moves
+    }
+
+    /// The last liberties of `color`'s opponent's chains in atari next to the fight (the chains touching
+    /// the target, and the target's colour's other chains touching those), wherever they lie: the edge of
+    /// the region does not save a stone in atari, so `color` may capture it there.
+    fn captures_next_to_the_fight(&self, board: &Board, color: Color) -> Vec<Point> {
+        let target_stones = board.chain_stones(self.target);
+        let mut fighting: Vec<Point> = vec![self.target];
+        for &s in &target_stones {
+            for n in neighbours(s) {
+                if board.color_at(n) == Some(self.defender.opponent()) {
+                    fighting.push(n);
+                    for a in board.chain_stones(n) {
+                        fighting.extend(neighbours(a).into_iter().filter(|&m| {
+                            board.color_at(m) == Some(self.defender) && !target_stones.contains(&m)
+                        }));
+                    }
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for p in fighting {
+            if board.color_at(p) == Some(color.opponent()) && board.liberty_count(p) == 1 {
+                let last = board.atari_liberty(p);
+                if !out.contains(&last) {
+                    out.push(last);
+                }
+            }
+        }
+        out
     }
 }
 
@@ -569,44 +600,22 @@ fn split(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::endgame::problem::Problem;
-    use std::path::Path;
-
-    fn problem(name: &str) -> Problem {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/endgame-dev/");
-        Problem::read(&Path::new(dir).join(name)).unwrap()
-    }
-
-    fn at(p: &Problem, gtp: &str) -> Point {
-        Point::parse_gtp(gtp, p.board.size()).unwrap()
-    }
+    use crate::endgame::test_support::{at, board_with, problem};
 
     #[test]
     fn a_straight_three_with_its_vital_point_taken_is_dead() {
         // 01-value-of-move/05: White's eye space A19-B19-C19; Black B19 kills, White B19 lives.
         let p = problem("01-value-of-move/05.sgf");
         let mut board = p.board.clone();
-        board.place(Color::Black, at(&p, "B19"));
-        assert_eq!(chain_status(&board, &p.region, at(&p, "B18")), Status::Dead);
-        assert_eq!(chain_status(&board, &p.region, at(&p, "B19")), Status::Safe);
+        board.place(Color::Black, at("B19"));
+        assert_eq!(chain_status(&board, &p.region, at("B18")), Status::Dead);
+        assert_eq!(chain_status(&board, &p.region, at("B19")), Status::Safe);
         // Five stones and seven points of territory for Black.
         assert_eq!(judged_count(&board, &p.region, false), 12);
         let mut board = p.board.clone();
-        board.place(Color::White, at(&p, "B19"));
-        assert_eq!(chain_status(&board, &p.region, at(&p, "B18")), Status::Safe);
+        board.place(Color::White, at("B19"));
+        assert_eq!(chain_status(&board, &p.region, at("B18")), Status::Safe);
         assert_eq!(judged_count(&board, &p.region, false), -2);
-    }
-
-    /// A 19x19 board with the given stones (GTP coordinates).
-    fn board_with(black: &[&str], white: &[&str]) -> Board {
-        let size = crate::go::BoardSize::square(19).unwrap();
-        let mut board = Board::new(size);
-        for (color, stones) in [(Color::Black, black), (Color::White, white)] {
-            for s in stones {
-                board.setup_stone(color, Point::parse_gtp(s, size).unwrap());
-            }
-        }
-        board
     }
 
     fn points(board: &Board, gtp: &[&str]) -> Vec<Point> {
@@ -671,12 +680,23 @@ mod tests {
     }
 
     #[test]
+    fn a_stone_in_atari_is_not_saved_by_a_last_liberty_outside_the_region() {
+        // 03-addition-method/05 after White E19 and White G19: Black's B18-C18 has the liberties B19
+        // and C19. Black's A17 ataris White's A18, but A17's own last liberty A16 lies outside the
+        // region: White captures there, and Black's corner dies whoever moves first.
+        let p = problem("03-addition-method/05.sgf");
+        let mut board = p.board.clone();
+        board.place(Color::White, at("E19"));
+        board.place(Color::White, at("G19"));
+        // Before the capture outside the region was read, the corner was counted alive (line end −1).
+        assert_eq!(chain_status(&board, &p.region, at("B18")), Status::Dead);
+        assert_eq!(judged_count(&board, &p.region, false), -9);
+    }
+
+    #[test]
     fn a_chain_whoever_moves_first_decides_is_open() {
         // Before either move the white group lives if White plays B19 and dies if Black does.
         let p = problem("01-value-of-move/05.sgf");
-        assert_eq!(
-            chain_status(&p.board, &p.region, at(&p, "B18")),
-            Status::Open
-        );
+        assert_eq!(chain_status(&p.board, &p.region, at("B18")), Status::Open);
     }
 }

@@ -95,6 +95,7 @@ impl Search<'_> {
             }
         }
         let mut nested = Search::new(&region, self.area, self.max_positions);
+        nested.whole = self.whole;
         nested.splits = self.splits;
         nested.scope = self.scope_of(&region);
         nested.context = self.context ^ self.hidden_stones(board, &region);

@@ -132,6 +132,14 @@ fn stone_count(board: &Board) -> usize {
     board.size().area() - board.empty_count()
 }
 
+/// Whether `color` playing at `p` captures a chain.
+fn captures_any(board: &Board, color: Color, p: Point) -> bool {
+    let enemy = Cell::stone(color.opponent());
+    neighbours(p)
+        .iter()
+        .any(|&n| board.cell(n) == enemy && board.in_atari(n))
+}
+
 /// Black's value of a playout in [0, 1]: the win first, then the score, linear over the board and around
 /// `centre` on a scale of the board's side (KataGo's static and dynamic score utilities).
 fn playout_value(
@@ -153,7 +161,7 @@ impl Tree {
         let area = root.board.size().area();
         let root_stone_balance = count_stone_balance(&root.board);
         let mut tree = Tree {
-            nodes: Nodes::with_root(),
+            nodes: Nodes::with_root(params.max_nodes),
             root_sums: Vec::new(),
             root,
             params,
@@ -315,6 +323,9 @@ impl Tree {
         let rules = self.root.rules;
         let mut children = std::mem::take(&mut self.new_children);
         children.clear();
+        // A move that captures nothing (and is no suicide) adds a stone: when no position so far had that
+        // many, it repeats none, and the superko lookup is skipped (see [`Tree::repeats`]).
+        let plain_moves_are_new = stone_count(board) + 1 > max_stones;
         // Row-major order (the order of the padded-grid indices): the children's order breaks ties in
         // selection, so it is kept fixed.
         for p in board.size().points() {
@@ -322,8 +333,9 @@ impl Tree {
                 continue;
             }
             // Suicide (legal under Tromp-Taylor for several stones) is never searched: it only gives the
-            // opponent points, and engines such as GNU Go refuse it.
-            if board.check(color, p, false).is_err() {
+            // opponent points, and engines such as GNU Go refuse it. On an empty point `Board::check`
+            // comes down to these two tests.
+            if board.ko_point() == Some(p) || !board.has_liberty_after(color, p) {
                 continue;
             }
             if !is_root && board.is_eye(color, p) {
@@ -332,7 +344,11 @@ impl Tree {
             if is_root && self.root.avoid.contains(&Move::Play(p)) {
                 continue;
             }
-            if rules.ko != KoRule::Simple && self.repeats(board, color, p, path_keys, max_stones) {
+            let may_repeat = !plain_moves_are_new || captures_any(board, color, p);
+            if rules.ko != KoRule::Simple
+                && may_repeat
+                && self.repeats(board, color, p, path_keys, max_stones)
+            {
                 continue;
             }
             children.push(p.index() as u16);
@@ -371,10 +387,7 @@ impl Tree {
         path_keys: &[u128],
         max_stones: usize,
     ) -> bool {
-        let enemy = Cell::stone(color.opponent());
-        let captures = neighbours(p)
-            .iter()
-            .any(|&n| board.cell(n) == enemy && board.in_atari(n));
+        let captures = captures_any(board, color, p);
         let suicide = !board.has_liberty_after(color, p);
         // Without captures or suicide the new board is the old one plus a stone: hash it directly.
         let key = if captures || suicide {
