@@ -4,9 +4,13 @@
 //! Light playouts misjudge the capturing races of a 4x4 board by points, and an opening book takes its
 //! frontier's values from short searches of such positions. Where a position has few empty points the
 //! game tree below it may be small enough to search exactly, so that a tree leaf could take the proven
-//! score instead of a playout and a small root could report proven values for its moves. Not wired in
-//! yet: a 4x4 position with 4 or 5 empty points costs about 370,000 nodes (0.2 s) and one with 6 is not
-//! settled in 5,000,000, far too slow for a leaf (docs/rollout.md).
+//! score instead of a playout and a small root could report proven values for its moves. Wired in at the
+//! root only ([`root_values`], at most [`ROOT_MAX_EMPTY`] empty points): a 4x4 ending of 7 empty points
+//! still costs about 570,000 nodes (0.3 s), far too slow for a leaf (docs/rollout.md).
+//!
+//! Static safety ([`safety`]) bounds every position without a pending pass by the pass-alive areas of
+//! both sides (a position they cover is a leaf with its exact count), moves inside those areas are not
+//! searched, and a finished game is counted with the stones inside them taken off.
 //!
 //! Rules: Tromp-Taylor area scoring after two passes, the query's superko (positional or situational)
 //! against the game's history, the tree's path and the solver's own line. Suicide is not searched (as in
@@ -30,6 +34,8 @@
 //! solves it is real: with one table kept over random 3x3 endings the solver disagreed with a plain
 //! search, so every solve starts with an empty table.
 
+mod safety;
+
 use super::tree::RootPosition;
 use crate::go::{Board, BoardSize, Color, KoRule, Move, Point, Rules, zobrist};
 use foldhash::fast::FixedState;
@@ -40,9 +46,9 @@ pub const MAX_AREA: usize = 25;
 /// The depths at which lines are cut, tried in turn (superko makes every game finite, but not short).
 const CUTS: [usize; 3] = [16, 32, 64];
 /// A root with at most this many empty points gets exact values for all its moves.
-const ROOT_MAX_EMPTY: usize = 11;
-/// Nodes the root's moves may cost together before the search goes on without exact values.
-const ROOT_BUDGET: u64 = 3_000_000;
+const ROOT_MAX_EMPTY: usize = 9;
+/// Nodes one root move may cost before it goes without an exact value.
+const ROOT_BUDGET: u64 = 2_000_000;
 
 /// The board's shape as bit masks: point `y * width + x` is bit `y * width + x`.
 #[derive(Debug, Clone, Copy)]
@@ -173,6 +179,26 @@ impl Position {
         }
     }
 
+    /// Each side's pass-alive area (see [`safety`]): points it keeps whatever the other does.
+    fn safe_areas(&self, geo: &Geometry) -> [u32; 2] {
+        let [black, white] = self.stones;
+        let black_safe = safety::pass_alive_area(geo, black, white);
+        [
+            black_safe,
+            safety::pass_alive_area(geo, white, black) & !black_safe,
+        ]
+    }
+
+    /// The position with the stones inside each side's safe area taken off, as its owner would before
+    /// the game ends (the solver plays no move inside a safe area).
+    fn cleared(&self, geo: &Geometry) -> Position {
+        let [black_safe, white_safe] = self.safe_areas(geo);
+        let mut clear = *self;
+        clear.stones[0] &= !white_safe;
+        clear.stones[1] &= !black_safe;
+        clear
+    }
+
     /// Black's area minus White's (Tromp-Taylor: stones plus empty regions only one colour reaches).
     fn black_area(&self, geo: &Geometry) -> i32 {
         let [black, white] = self.stones;
@@ -287,6 +313,7 @@ impl Solver {
     }
 
     /// Nodes searched so far, over every solve.
+    #[cfg(test)]
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
@@ -307,6 +334,7 @@ impl Solver {
 
     /// Black's area minus White's after best play from `board` (`to_move` to play, `passes` passes just
     /// made), or `None` when `budget` nodes do not settle it.
+    #[cfg(test)]
     pub fn solve(
         &mut self,
         board: &Board,
@@ -401,7 +429,10 @@ impl Solver {
         mut beta: i32,
     ) -> Result<(i32, Depends), GaveUp> {
         if passes >= 2 {
-            return Ok((pos.black_area(&self.geo) * color.sign(), Depends::NOTHING));
+            return Ok((
+                pos.cleared(&self.geo).black_area(&self.geo) * color.sign(),
+                Depends::NOTHING,
+            ));
         }
         let depth = self.line.len() - 1;
         if depth >= self.cut_depth {
@@ -414,6 +445,23 @@ impl Solver {
         self.nodes += 1;
         if self.nodes > self.budget {
             return Err(GaveUp);
+        }
+        let safe = pos.safe_areas(&self.geo);
+        if passes == 0 {
+            // Each side keeps its safe area and the open points may go either way: the bounds give a
+            // sure cut-off, or a narrower window.
+            let [black_safe, white_safe] = safe.map(|a| a.count_ones() as i32);
+            let open = self.geo.area as i32 - black_safe - white_safe;
+            let decided = (black_safe - white_safe) * color.sign();
+            let (low, high) = (decided - open, decided + open);
+            if low == high || low >= beta {
+                return Ok((low, Depends::NOTHING));
+            }
+            if high <= alpha {
+                return Ok((high, Depends::NOTHING));
+            }
+            alpha = alpha.max(low);
+            beta = beta.min(high);
         }
         let key = Solver::table_key(&pos, color, passes);
         let mut hint = None;
@@ -430,7 +478,7 @@ impl Solver {
             hint = Some(e.best);
         }
         let window = (alpha, beta);
-        let (children, count) = self.children(&pos, color, hint);
+        let (children, count) = self.children(&pos, color, hint, safe[0] | safe[1]);
         let opponent = color.opponent();
         let mut best = (-INFINITE, PASS_CODE);
         let mut depends = Depends::NOTHING;
@@ -530,12 +578,13 @@ impl Solver {
         pos: &Position,
         color: Color,
         hint: Option<u8>,
+        settled: u32,
     ) -> ([(u8, Position, bool); MAX_AREA + 1], usize) {
         let geo = &self.geo;
         let mut ranked = [(0u8, 0u8, *pos, false); MAX_AREA + 1];
         let mut count = 0;
         let own = pos.stones[color.index()];
-        let mut empty = geo.all & !pos.occupied();
+        let mut empty = geo.all & !pos.occupied() & !settled;
         while empty != 0 {
             let bit = empty.trailing_zeros() as usize;
             empty &= empty - 1;
@@ -570,10 +619,17 @@ impl Solver {
     }
 }
 
-/// Black's exact area minus White's after each of the root's `moves`, when the root has few enough
-/// empty points to settle them all within the root's budget.
-pub fn root_values(root: &RootPosition, moves: &[Move]) -> Option<Vec<i32>> {
-    if root.board.empty_count() > ROOT_MAX_EMPTY || root.board.size().area() > MAX_AREA {
+/// Whether the root is small enough, in board and in empty points, for exact move values.
+pub fn root_is_tiny(root: &RootPosition) -> bool {
+    root.board.size().area() <= MAX_AREA
+        && root.board.empty_count() <= ROOT_MAX_EMPTY
+        && root.rules.ko != KoRule::Simple
+}
+
+/// Black's exact area minus White's after each of the root's `moves`, when the root is tiny (see
+/// [`root_is_tiny`]) and each move settles within the root's budget (`None` for one that does not).
+pub fn root_values(root: &RootPosition, moves: &[Move]) -> Option<Vec<Option<i32>>> {
+    if !root_is_tiny(root) {
         return None;
     }
     let mut solver = Solver::new(root.board.size(), root.rules)?;
@@ -582,14 +638,22 @@ pub fn root_values(root: &RootPosition, moves: &[Move]) -> Option<Vec<i32>> {
         path: &[],
         max_stones: root.max_stones,
     };
-    solver.solve_moves(
-        &root.board,
-        root.to_move,
-        root.consecutive_passes,
-        &outside,
-        moves,
-        ROOT_BUDGET,
-    )
+    let values = moves
+        .iter()
+        .map(|&mv| {
+            solver.table.clear();
+            let one = solver.solve_moves(
+                &root.board,
+                root.to_move,
+                root.consecutive_passes,
+                &outside,
+                &[mv],
+                ROOT_BUDGET,
+            );
+            one.map(|v| v[0])
+        })
+        .collect();
+    Some(values)
 }
 
 #[cfg(test)]
