@@ -11,6 +11,7 @@
 //! Values: the score is the mean area score of the playouts (Black's view, komi included); the winrate is
 //! Black's share of won playouts, draws counting half.
 
+mod exact;
 mod nodes;
 mod playout;
 mod tree;
@@ -19,6 +20,7 @@ pub use tree::SearchParams;
 
 use super::{Analysis, CancelToken, Engine, EngineError, MoveInfo, Query, Report, RootInfo};
 use crate::go::{Color, Move};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
@@ -30,11 +32,17 @@ pub const DEFAULT_VISITS: u64 = 10_000;
 /// Iterations between two snapshots a thread publishes for reports during the search.
 const SNAPSHOT_EVERY: u64 = 256;
 
-/// The embedded engine: configuration only; each query runs on its own threads.
+/// Exact values of root moves already solved (`None`: not settled within the budget), by root (see
+/// [`exact_key`]) and move: a book asks about one position several times.
+type ExactCache = Arc<Mutex<HashMap<(u128, Move), Option<i32>>>>;
+
+/// The embedded engine: configuration, and the exact values solved so far; each query runs on its own
+/// threads.
 #[derive(Debug, Clone)]
 pub struct RolloutEngine {
     threads: usize,
     params: SearchParams,
+    exact_cache: ExactCache,
 }
 
 impl RolloutEngine {
@@ -48,6 +56,7 @@ impl RolloutEngine {
         RolloutEngine {
             threads,
             params: SearchParams::default(),
+            exact_cache: ExactCache::default(),
         }
     }
 
@@ -79,14 +88,19 @@ impl RolloutEngine {
             .map(|_| Mutex::new(Snapshot::default()))
             .collect();
         let done = std::sync::atomic::AtomicUsize::new(0);
-        let legal_count = Tree::new(Arc::clone(&root), self.params, 0, false)
-            .root_moves()
-            .len();
+        let root_moves = Tree::new(Arc::clone(&root), self.params, 0, false).root_moves();
+        let legal_count = root_moves.len();
         if legal_count == 0 {
             return Err(EngineError::BadQuery(
                 "every legal move is in the avoid list: nothing to search".into(),
             ));
         }
+        // A one-visit query only wants the prior; tiny roots get proven values (issue #5).
+        let exact = if visit_limit != Some(1) && exact::root_is_tiny(&root) {
+            self.exact_values(&root, &root_moves)
+        } else {
+            Vec::new()
+        };
 
         let finals: Vec<Snapshot> = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..threads)
@@ -139,7 +153,7 @@ impl RolloutEngine {
                             .iter()
                             .filter_map(|s| s.lock().ok().map(|s| s.clone()))
                             .collect();
-                        let report = merge(query, &snaps, legal_count, false);
+                        let report = merge(query, &snaps, legal_count, false, &exact);
                         if report.root.visits > 0 {
                             // A slow reader loses intermediate reports, never the final one.
                             let _ = tx.try_send(Ok(report));
@@ -152,8 +166,48 @@ impl RolloutEngine {
                 .map(|h| h.join().unwrap_or_default())
                 .collect()
         });
-        Ok(merge(query, &finals, legal_count, true))
+        Ok(merge(query, &finals, legal_count, true, &exact))
     }
+
+    /// Black's exact area difference after each of the tiny root's `moves` that settles, solving only
+    /// those the cache does not hold.
+    fn exact_values(&self, root: &RootPosition, moves: &[Move]) -> Vec<(Move, i32)> {
+        let key = exact_key(root);
+        let known =
+            |cache: &HashMap<(u128, Move), Option<i32>>, mv: Move| cache.get(&(key, mv)).copied();
+        let missing: Vec<Move> = match self.exact_cache.lock() {
+            Ok(cache) => moves
+                .iter()
+                .copied()
+                .filter(|&m| known(&cache, m).is_none())
+                .collect(),
+            Err(_) => return Vec::new(),
+        };
+        let solved = exact::root_values(root, &missing).unwrap_or_default();
+        let Ok(mut cache) = self.exact_cache.lock() else {
+            return Vec::new();
+        };
+        for (&mv, &value) in missing.iter().zip(&solved) {
+            cache.insert((key, mv), value);
+        }
+        moves
+            .iter()
+            .filter_map(|&mv| Some((mv, known(&cache, mv).flatten()?)))
+            .collect()
+    }
+}
+
+/// What an exact value depends on: the stones, the player to move, pending passes, the superko rule and
+/// the game's history.
+fn exact_key(root: &RootPosition) -> u128 {
+    let state = (root.to_move.index() as u128) << 8
+        | u128::from(root.consecutive_passes) << 4
+        | u128::from(root.rules.ko == crate::go::KoRule::Situational);
+    root.history
+        .iter()
+        .fold(root.board.stone_hash() ^ state, |k, &h| {
+            k.rotate_left(13).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ h
+        })
 }
 
 impl Engine for RolloutEngine {
@@ -241,7 +295,13 @@ impl Snapshot {
 }
 
 /// Sums the threads' root statistics into one report, moves sorted by visits (best first).
-fn merge(query: &Query, snaps: &[Snapshot], legal_count: usize, is_final: bool) -> Report {
+fn merge(
+    query: &Query,
+    snaps: &[Snapshot],
+    legal_count: usize,
+    is_final: bool,
+    exact: &[(Move, i32)],
+) -> Report {
     struct Sum {
         mover: Color,
         visits: u64,
@@ -307,6 +367,19 @@ fn merge(query: &Query, snaps: &[Snapshot], legal_count: usize, is_final: bool) 
         })
         .collect();
     let to_move = query.to_move();
+    let komi = query.rules.komi.value();
+    let exact_of = |mv: Move| {
+        exact
+            .iter()
+            .find(|e| e.0 == mv)
+            .map(|e| f64::from(e.1) - komi)
+    };
+    for m in &mut moves {
+        if let Some(score) = exact_of(m.mv) {
+            m.score_lead = score;
+            m.winrate = black_winrate(score);
+        }
+    }
     let mover_rate = |m: &MoveInfo| {
         if to_move == Color::Black {
             m.winrate
@@ -314,9 +387,17 @@ fn merge(query: &Query, snaps: &[Snapshot], legal_count: usize, is_final: bool) 
             1.0 - m.winrate
         }
     };
+    // When every listed move is proven, the best proven move leads the list.
+    let all_exact = !moves.is_empty() && moves.iter().all(|m| exact_of(m.mv).is_some());
+    let mover_score = |m: &MoveInfo| m.score_lead * f64::from(to_move.sign());
     moves.sort_by(|a, b| {
-        b.visits
-            .cmp(&a.visits)
+        let proven = if all_exact {
+            mover_score(b).total_cmp(&mover_score(a))
+        } else {
+            std::cmp::Ordering::Equal
+        };
+        proven
+            .then(b.visits.cmp(&a.visits))
             .then(mover_rate(b).total_cmp(&mover_rate(a)))
     });
 
@@ -334,13 +415,19 @@ fn merge(query: &Query, snaps: &[Snapshot], legal_count: usize, is_final: bool) 
         .sum();
     let score_mean = sums.iter().map(|(_, s)| s.score_sum).sum::<f64>() / n;
     let score_sq = sums.iter().map(|(_, s)| s.score_sq_sum).sum::<f64>() / n;
-    let root = RootInfo {
+    let mut root = RootInfo {
         winrate: black_wins / n,
         score_lead: score_mean,
         score_mean,
         score_stdev: (score_sq - score_mean * score_mean).max(0.0).sqrt(),
         visits,
     };
+    if all_exact {
+        // The root's proven value is its best move's.
+        root.score_lead = moves[0].score_lead;
+        root.score_mean = moves[0].score_lead;
+        root.winrate = moves[0].winrate;
+    }
 
     let ownership = query.include_ownership.then(|| {
         let area = query.size.area();
@@ -366,6 +453,17 @@ fn merge(query: &Query, snaps: &[Snapshot], legal_count: usize, is_final: bool) 
         policy,
         ownership,
         is_final,
+    }
+}
+
+/// Black's winrate of a proven score: a win, a loss or a draw.
+fn black_winrate(score: f64) -> f64 {
+    if score > 0.0 {
+        1.0
+    } else if score < 0.0 {
+        0.0
+    } else {
+        0.5
     }
 }
 

@@ -1,0 +1,660 @@
+//! Exact values of tiny positions (issue #5): alpha-beta over bitboards with a transposition table, for
+//! boards of at most 25 points under superko rules.
+//!
+//! Light playouts misjudge the capturing races of a 4x4 board by points, and an opening book takes its
+//! frontier's values from short searches of such positions. Where a position has few empty points the
+//! game tree below it may be small enough to search exactly, so that a tree leaf could take the proven
+//! score instead of a playout and a small root could report proven values for its moves. Wired in at the
+//! root only ([`root_values`], at most [`ROOT_MAX_EMPTY`] empty points): a 4x4 ending of 7 empty points
+//! still costs about 570,000 nodes (0.3 s), far too slow for a leaf (docs/rollout.md).
+//!
+//! Static safety ([`safety`]) bounds every position without a pending pass by the pass-alive areas of
+//! both sides (a position they cover is a leaf with its exact count), moves inside those areas are not
+//! searched, and a finished game is counted with the stones inside them taken off.
+//!
+//! Rules: Tromp-Taylor area scoring after two passes, the query's superko (positional or situational)
+//! against the game's history, the tree's path and the solver's own line. Suicide is not searched (as in
+//! the tree), nor is filling a one-point eye all of whose neighbours are one own chain: it only takes
+//! that chain a liberty and gains no point; its only conceivable use, changing the board to dodge a
+//! superko ban, is given up (the tree leaves own eyes out too). Simple-ko rules are not solved: their
+//! games need not end.
+//!
+//! Long lines: superko makes every game finite but not short, so lines are cut at a depth (16, 32, 64
+//! moves in turn). A cut line gets the worst score for Black in one search and the best in a second:
+//! the two results bound the true value, and where they meet (or no line was cut) it is exact. A
+//! result a cut touched is stored only as the bound it is (a lower bound for the player the cut value
+//! was worst for).
+//!
+//! Graph-history interaction: a result that a superko ban decided depends on how the position was
+//! reached. Each search returns the shallowest line position a ban in its subtree referred to (the
+//! game's history and the tree's path count as "above everything"); a node stores its result only when
+//! no ban reached above it, so a ko fight's results are kept at the node where the fight starts and never
+//! below it. The converse case, a stored subtree that would repeat a position another line's history
+//! holds, is not guarded within one solve (it needs a cycle through captures on both lines); across
+//! solves it is real: with one table kept over random 3x3 endings the solver disagreed with a plain
+//! search, so every solve starts with an empty table.
+
+mod safety;
+
+use super::tree::RootPosition;
+use crate::go::{Board, BoardSize, Color, KoRule, Move, Point, Rules, zobrist};
+use foldhash::fast::FixedState;
+use std::collections::HashMap;
+
+/// The largest board the solver takes (one bit per point in a `u32`).
+pub const MAX_AREA: usize = 25;
+/// The depths at which lines are cut, tried in turn (superko makes every game finite, but not short).
+const CUTS: [usize; 3] = [16, 32, 64];
+/// A root with at most this many empty points gets exact values for all its moves.
+const ROOT_MAX_EMPTY: usize = 9;
+/// Nodes one root move may cost before it goes without an exact value.
+const ROOT_BUDGET: u64 = 2_000_000;
+
+/// The board's shape as bit masks: point `y * width + x` is bit `y * width + x`.
+#[derive(Debug, Clone, Copy)]
+struct Geometry {
+    width: usize,
+    area: usize,
+    all: u32,
+    /// Points not in the first column (where a shift to the right may land) and not in the last.
+    not_first_column: u32,
+    not_last_column: u32,
+    /// Each bit's padded-grid index, for the Zobrist keys the superko history is written in.
+    grid: [u16; MAX_AREA],
+}
+
+impl Geometry {
+    fn new(size: BoardSize) -> Option<Geometry> {
+        let (width, area) = (size.width(), size.area());
+        if area > MAX_AREA {
+            return None;
+        }
+        let all = (1u32 << area) - 1;
+        let column = |x: usize| (0..size.height()).fold(0u32, |m, y| m | 1 << (y * width + x));
+        let mut grid = [0u16; MAX_AREA];
+        for (i, p) in size.points().enumerate() {
+            grid[i] = p.index() as u16;
+        }
+        Some(Geometry {
+            width,
+            area,
+            all,
+            not_first_column: all & !column(0),
+            not_last_column: all & !column(width - 1),
+            grid,
+        })
+    }
+
+    #[inline]
+    fn neighbours(&self, m: u32) -> u32 {
+        (((m << 1) & self.not_first_column)
+            | ((m >> 1) & self.not_last_column)
+            | (m << self.width)
+            | (m >> self.width))
+            & self.all
+    }
+
+    /// The connected part of `within` that contains `seed`.
+    #[inline]
+    fn flood(&self, within: u32, seed: u32) -> u32 {
+        let mut region = seed;
+        loop {
+            let grown = (region | self.neighbours(region)) & within;
+            if grown == region {
+                return region;
+            }
+            region = grown;
+        }
+    }
+
+    fn point(&self, bit: usize) -> Point {
+        Point::from_index(self.grid[bit] as usize)
+    }
+}
+
+/// The stones (Black's mask, White's) and their Zobrist hash, equal to [`Board::stone_hash`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Position {
+    stones: [u32; 2],
+    hash: u128,
+}
+
+impl Position {
+    fn of(board: &Board, geo: &Geometry) -> Position {
+        let mut pos = Position {
+            stones: [0; 2],
+            hash: 0,
+        };
+        for bit in 0..geo.area {
+            if let Some(c) = board.color_at(geo.point(bit)) {
+                pos.stones[c.index()] |= 1 << bit;
+                pos.hash ^= zobrist::STONE[c.index()][geo.grid[bit] as usize];
+            }
+        }
+        pos
+    }
+
+    fn occupied(&self) -> u32 {
+        self.stones[0] | self.stones[1]
+    }
+
+    fn stone_count(&self) -> usize {
+        self.occupied().count_ones() as usize
+    }
+
+    /// The position after `color` plays at the empty `bit`, and whether it captured; `None` for suicide.
+    #[inline]
+    fn play(&self, geo: &Geometry, color: Color, bit: usize) -> Option<(Position, bool)> {
+        let (me, them) = (color.index(), color.opponent().index());
+        let stone = 1u32 << bit;
+        let mut next = *self;
+        next.stones[me] |= stone;
+        next.hash ^= zobrist::STONE[me][geo.grid[bit] as usize];
+        let empty = geo.all & !next.occupied();
+        let mut enemies = geo.neighbours(stone) & next.stones[them];
+        let mut captured = false;
+        while enemies != 0 {
+            let chain = geo.flood(next.stones[them], enemies & enemies.wrapping_neg());
+            enemies &= !chain;
+            if geo.neighbours(chain) & empty == 0 {
+                next.remove(geo, them, chain);
+                captured = true;
+            }
+        }
+        // A capture always frees a point next to the new stone.
+        let own = geo.flood(next.stones[me], stone);
+        if !captured && geo.neighbours(own) & empty == 0 {
+            return None;
+        }
+        Some((next, captured))
+    }
+
+    fn remove(&mut self, geo: &Geometry, side: usize, chain: u32) {
+        self.stones[side] &= !chain;
+        let mut rest = chain;
+        while rest != 0 {
+            let bit = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            self.hash ^= zobrist::STONE[side][geo.grid[bit] as usize];
+        }
+    }
+
+    /// Each side's pass-alive area (see [`safety`]): points it keeps whatever the other does.
+    fn safe_areas(&self, geo: &Geometry) -> [u32; 2] {
+        let [black, white] = self.stones;
+        let black_safe = safety::pass_alive_area(geo, black, white);
+        [
+            black_safe,
+            safety::pass_alive_area(geo, white, black) & !black_safe,
+        ]
+    }
+
+    /// The position with the stones inside each side's safe area taken off, as its owner would before
+    /// the game ends (the solver plays no move inside a safe area).
+    fn cleared(&self, geo: &Geometry) -> Position {
+        let [black_safe, white_safe] = self.safe_areas(geo);
+        let mut clear = *self;
+        clear.stones[0] &= !white_safe;
+        clear.stones[1] &= !black_safe;
+        clear
+    }
+
+    /// Black's area minus White's (Tromp-Taylor: stones plus empty regions only one colour reaches).
+    fn black_area(&self, geo: &Geometry) -> i32 {
+        let [black, white] = self.stones;
+        let mut diff = black.count_ones() as i32 - white.count_ones() as i32;
+        let empty = geo.all & !self.occupied();
+        let mut left = empty;
+        while left != 0 {
+            let region = geo.flood(empty, left & left.wrapping_neg());
+            left &= !region;
+            let border = geo.neighbours(region);
+            let size = region.count_ones() as i32;
+            match (border & black != 0, border & white != 0) {
+                (true, false) => diff += size,
+                (false, true) => diff -= size,
+                _ => {}
+            }
+        }
+        diff
+    }
+}
+
+/// The positions before the solver's line: the game's (sorted) and the tree's path, both as superko
+/// keys, and the most stones any of them had.
+pub struct Outside<'a> {
+    pub history: &'a [u128],
+    pub path: &'a [u128],
+    pub max_stones: usize,
+}
+
+/// What the table knows of a position: bounds on its value for the player to move, and the best move.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    lower: i8,
+    upper: i8,
+    best: u8,
+}
+
+/// The move code of a pass (bits are 0..25).
+const PASS_CODE: u8 = u8::MAX;
+/// The shallowest position a superko ban in a subtree referred to: one before the solver's line
+/// (`BEFORE`), the line position at index `i` (`i + 1`), or none (`NO_REF`). A node at depth `d` may
+/// store a result whose reference is > `d`.
+const BEFORE: usize = 0;
+const NO_REF: usize = usize::MAX;
+
+/// What a result depends on beyond its subtree: the superko history, and whether a line was cut.
+#[derive(Debug, Clone, Copy)]
+struct Depends {
+    shallowest: usize,
+    cut: bool,
+}
+
+impl Depends {
+    const NOTHING: Depends = Depends {
+        shallowest: NO_REF,
+        cut: false,
+    };
+
+    fn and(self, other: Depends) -> Depends {
+        Depends {
+            shallowest: self.shallowest.min(other.shallowest),
+            cut: self.cut || other.cut,
+        }
+    }
+}
+/// Beyond any score on 25 points.
+const INFINITE: i32 = 100;
+
+/// Which bounds of the true value a search result gives: with a line cut at the worst value for the
+/// player to move, the result can only be too low, so it is a lower bound (and the other way round).
+#[derive(Debug, Clone, Copy)]
+enum Bounds {
+    Both,
+    Lower,
+    Upper,
+}
+
+/// The search ran out of nodes: no value.
+struct GaveUp;
+
+/// The solver: a board shape, the rules' superko, and the table of the current solve.
+pub struct Solver {
+    geo: Geometry,
+    ko: KoRule,
+    table: HashMap<u64, Entry, FixedState>,
+    /// Superko keys of the solver's line, the solved position first.
+    line: Vec<u128>,
+    nodes: u64,
+    budget: u64,
+    /// The depth at which lines are cut, and the value (Black's) a cut line gets: the worst or the best
+    /// possible, so that a search with cuts bounds the true value from below or from above.
+    cut_depth: usize,
+    cut_value: i32,
+}
+
+impl Solver {
+    /// A solver for `size` under `rules`, if the board is small enough and the rules have superko.
+    pub fn new(size: BoardSize, rules: Rules) -> Option<Solver> {
+        if rules.ko == KoRule::Simple {
+            return None;
+        }
+        Some(Solver {
+            geo: Geometry::new(size)?,
+            ko: rules.ko,
+            table: HashMap::with_hasher(FixedState::default()),
+            line: Vec::with_capacity(CUTS[CUTS.len() - 1] + 2),
+            nodes: 0,
+            budget: 0,
+            cut_depth: 0,
+            cut_value: 0,
+        })
+    }
+
+    /// Nodes searched so far, over every solve.
+    #[cfg(test)]
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn superko_key(&self, hash: u128, to_move: Color) -> u128 {
+        match (self.ko, to_move) {
+            (KoRule::Situational, Color::White) => hash ^ zobrist::MISC[zobrist::WHITE_TO_MOVE],
+            _ => hash,
+        }
+    }
+
+    fn table_key(pos: &Position, to_move: Color, passes: u8) -> u64 {
+        u64::from(pos.stones[0])
+            | u64::from(pos.stones[1]) << 25
+            | (to_move.index() as u64) << 50
+            | u64::from(passes) << 51
+    }
+
+    /// Black's area minus White's after best play from `board` (`to_move` to play, `passes` passes just
+    /// made), or `None` when `budget` nodes do not settle it.
+    #[cfg(test)]
+    pub fn solve(
+        &mut self,
+        board: &Board,
+        to_move: Color,
+        passes: u8,
+        outside: &Outside,
+        budget: u64,
+    ) -> Option<i32> {
+        let pos = Position::of(board, &self.geo);
+        self.budget = self.nodes + budget;
+        self.table.clear();
+        self.line.clear();
+        self.line.push(self.superko_key(pos.hash, to_move));
+        self.settle(outside, pos, to_move, passes, outside.max_stones)
+    }
+
+    /// Black's area minus White's at the end of the solver's line (whose key is its last), searched with
+    /// deeper and deeper cuts until a search meets no cut, or the lower and upper bounds meet.
+    fn settle(
+        &mut self,
+        outside: &Outside,
+        pos: Position,
+        color: Color,
+        passes: u8,
+        max_stones: usize,
+    ) -> Option<i32> {
+        let full = self.geo.area as i32 + 1;
+        let area = self.geo.area as i32;
+        for cut in CUTS {
+            self.cut_depth = self.line.len() - 1 + cut;
+            self.cut_value = -area;
+            let (low, depends) = self
+                .search(outside, pos, color, passes, max_stones, -full, full)
+                .ok()?;
+            if !depends.cut {
+                return Some(low * color.sign());
+            }
+            self.cut_value = area;
+            let (high, _) = self
+                .search(outside, pos, color, passes, max_stones, -full, full)
+                .ok()?;
+            if high == low {
+                return Some(low * color.sign());
+            }
+        }
+        None
+    }
+
+    /// Black's area minus White's after each of `moves` from `board` and best play on, or `None` when
+    /// `budget` nodes do not settle them all (or a move is a suicide, which the solver does not play).
+    pub fn solve_moves(
+        &mut self,
+        board: &Board,
+        to_move: Color,
+        passes: u8,
+        outside: &Outside,
+        moves: &[Move],
+        budget: u64,
+    ) -> Option<Vec<i32>> {
+        let pos = Position::of(board, &self.geo);
+        self.budget = self.nodes + budget;
+        let opponent = to_move.opponent();
+        let mut values = Vec::with_capacity(moves.len());
+        for &mv in moves {
+            let (next, next_passes) = match mv {
+                Move::Pass => (pos, passes + 1),
+                Move::Play(p) => {
+                    let bit = p.y() * self.geo.width + p.x();
+                    (pos.play(&self.geo, to_move, bit)?.0, 0)
+                }
+            };
+            self.line.clear();
+            self.line.push(self.superko_key(pos.hash, to_move));
+            self.line.push(self.superko_key(next.hash, opponent));
+            let max_stones = outside.max_stones.max(next.stone_count());
+            values.push(self.settle(outside, next, opponent, next_passes, max_stones)?);
+        }
+        Some(values)
+    }
+
+    /// Negamax with alpha-beta: the value of `pos` for `color` (exact inside the window, a bound
+    /// outside it), and the shallowest line position a superko ban below referred to (see the module).
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        outside: &Outside,
+        pos: Position,
+        color: Color,
+        passes: u8,
+        max_stones: usize,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> Result<(i32, Depends), GaveUp> {
+        if passes >= 2 {
+            return Ok((
+                pos.cleared(&self.geo).black_area(&self.geo) * color.sign(),
+                Depends::NOTHING,
+            ));
+        }
+        let depth = self.line.len() - 1;
+        if depth >= self.cut_depth {
+            let cut = Depends {
+                shallowest: NO_REF,
+                cut: true,
+            };
+            return Ok((self.cut_value * color.sign(), cut));
+        }
+        self.nodes += 1;
+        if self.nodes > self.budget {
+            return Err(GaveUp);
+        }
+        let safe = pos.safe_areas(&self.geo);
+        if passes == 0 {
+            // Each side keeps its safe area and the open points may go either way: the bounds give a
+            // sure cut-off, or a narrower window.
+            let [black_safe, white_safe] = safe.map(|a| a.count_ones() as i32);
+            let open = self.geo.area as i32 - black_safe - white_safe;
+            let decided = (black_safe - white_safe) * color.sign();
+            let (low, high) = (decided - open, decided + open);
+            if low == high || low >= beta {
+                return Ok((low, Depends::NOTHING));
+            }
+            if high <= alpha {
+                return Ok((high, Depends::NOTHING));
+            }
+            alpha = alpha.max(low);
+            beta = beta.min(high);
+        }
+        let key = Solver::table_key(&pos, color, passes);
+        let mut hint = None;
+        if let Some(e) = self.table.get(&key) {
+            let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
+            if lower >= beta || lower == upper {
+                return Ok((lower, Depends::NOTHING));
+            }
+            if upper <= alpha {
+                return Ok((upper, Depends::NOTHING));
+            }
+            alpha = alpha.max(lower);
+            beta = beta.min(upper);
+            hint = Some(e.best);
+        }
+        let window = (alpha, beta);
+        let (children, count) = self.children(&pos, color, hint, safe[0] | safe[1]);
+        let opponent = color.opponent();
+        let mut best = (-INFINITE, PASS_CODE);
+        let mut depends = Depends::NOTHING;
+        for &(code, next, captured) in &children[..count] {
+            let (next_passes, next_max) = if code == PASS_CODE {
+                (passes + 1, max_stones)
+            } else {
+                let stones = next.stone_count();
+                let next_key = self.superko_key(next.hash, opponent);
+                let may_repeat = captured || stones <= max_stones;
+                if may_repeat && let Some(referred) = self.repeats(outside, next_key) {
+                    depends.shallowest = depends.shallowest.min(referred);
+                    continue;
+                }
+                (0, max_stones.max(stones))
+            };
+            self.line.push(self.superko_key(next.hash, opponent));
+            let found = self.search(
+                outside,
+                next,
+                opponent,
+                next_passes,
+                next_max,
+                -beta,
+                -alpha,
+            );
+            self.line.pop();
+            let (value, below) = found?;
+            depends = depends.and(below);
+            if -value > best.0 {
+                best = (-value, code);
+            }
+            alpha = alpha.max(-value);
+            if alpha >= beta {
+                break;
+            }
+        }
+        if depends.shallowest > depth {
+            // With a cut below, the value is a bound of the true one on the cut value's side only.
+            let side = match depends.cut {
+                false => Bounds::Both,
+                true if self.cut_value * color.sign() < 0 => Bounds::Lower,
+                true => Bounds::Upper,
+            };
+            self.store(key, best, window, side);
+        }
+        Ok((best.0, depends))
+    }
+
+    /// Where the position with superko key `key` occurs before, as a reference (see [`BEFORE`]): the
+    /// deepest place on the solver's line, else the game or the tree's path, else `None`.
+    fn repeats(&self, outside: &Outside, key: u128) -> Option<usize> {
+        if let Some(i) = self.line.iter().rposition(|&k| k == key) {
+            return Some(i + 1);
+        }
+        let before = outside.path.contains(&key) || outside.history.binary_search(&key).is_ok();
+        before.then_some(BEFORE)
+    }
+
+    /// Records what a search of the position found about its true value: an exact value inside the
+    /// window, a bound outside it, kept to the side `side` allows.
+    fn store(
+        &mut self,
+        key: u64,
+        (value, best): (i32, u8),
+        (alpha, beta): (i32, i32),
+        side: Bounds,
+    ) {
+        let entry = self.table.entry(key).or_insert(Entry {
+            lower: -INFINITE as i8,
+            upper: INFINITE as i8,
+            best,
+        });
+        let v = value as i8;
+        let (lower, upper) = match side {
+            Bounds::Both => (value > alpha, value < beta),
+            Bounds::Lower => (value > alpha, false),
+            Bounds::Upper => (false, value < beta),
+        };
+        if lower && (value >= beta || upper) {
+            entry.best = best;
+        }
+        if lower {
+            entry.lower = entry.lower.max(v);
+        }
+        if upper {
+            entry.upper = entry.upper.min(v);
+        }
+    }
+
+    /// The legal moves (suicide aside; superko is checked by the caller) with their positions, best
+    /// first: the table's move, pass (most lines then end soon), captures, other moves. Filling a
+    /// one-point eye of a single own chain is left out (see the module).
+    #[allow(clippy::type_complexity)]
+    fn children(
+        &self,
+        pos: &Position,
+        color: Color,
+        hint: Option<u8>,
+        settled: u32,
+    ) -> ([(u8, Position, bool); MAX_AREA + 1], usize) {
+        let geo = &self.geo;
+        let mut ranked = [(0u8, 0u8, *pos, false); MAX_AREA + 1];
+        let mut count = 0;
+        let own = pos.stones[color.index()];
+        let mut empty = geo.all & !pos.occupied() & !settled;
+        while empty != 0 {
+            let bit = empty.trailing_zeros() as usize;
+            empty &= empty - 1;
+            let Some((next, captured)) = pos.play(geo, color, bit) else {
+                continue;
+            };
+            let around = geo.neighbours(1 << bit);
+            if around & !own == 0
+                && geo.flood(own, around) == geo.flood(own, around & around.wrapping_neg())
+            {
+                // An eye of one own chain: filling it only takes that chain a liberty.
+                continue;
+            }
+            let rank = match () {
+                _ if hint == Some(bit as u8) => 0,
+                _ if captured => 2,
+                _ => 3,
+            };
+            ranked[count] = (rank, bit as u8, next, captured);
+            count += 1;
+        }
+        let pass_rank = u8::from(hint != Some(PASS_CODE));
+        ranked[count] = (pass_rank, PASS_CODE, *pos, false);
+        count += 1;
+        // A stable sort keeps row-major order within a rank: the search is the same every run.
+        ranked[..count].sort_by_key(|r| r.0);
+        let mut children = [(PASS_CODE, *pos, false); MAX_AREA + 1];
+        for (slot, r) in children.iter_mut().zip(&ranked[..count]) {
+            *slot = (r.1, r.2, r.3);
+        }
+        (children, count)
+    }
+}
+
+/// Whether the root is small enough, in board and in empty points, for exact move values.
+pub fn root_is_tiny(root: &RootPosition) -> bool {
+    root.board.size().area() <= MAX_AREA
+        && root.board.empty_count() <= ROOT_MAX_EMPTY
+        && root.rules.ko != KoRule::Simple
+}
+
+/// Black's exact area minus White's after each of the root's `moves`, when the root is tiny (see
+/// [`root_is_tiny`]) and each move settles within the root's budget (`None` for one that does not).
+pub fn root_values(root: &RootPosition, moves: &[Move]) -> Option<Vec<Option<i32>>> {
+    if !root_is_tiny(root) {
+        return None;
+    }
+    let mut solver = Solver::new(root.board.size(), root.rules)?;
+    let outside = Outside {
+        history: &root.history,
+        path: &[],
+        max_stones: root.max_stones,
+    };
+    let values = moves
+        .iter()
+        .map(|&mv| {
+            solver.table.clear();
+            let one = solver.solve_moves(
+                &root.board,
+                root.to_move,
+                root.consecutive_passes,
+                &outside,
+                &[mv],
+                ROOT_BUDGET,
+            );
+            one.map(|v| v[0])
+        })
+        .collect();
+    Some(values)
+}
+
+#[cfg(test)]
+mod tests;

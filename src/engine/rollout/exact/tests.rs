@@ -1,0 +1,290 @@
+//! The solver against hand-checked positions, the proven 3x3 value, and a plain search over `Game`.
+
+use super::*;
+use crate::engine::Query;
+use crate::engine::rollout::root_position;
+use crate::go::playout::FastRng;
+use crate::go::score::area_difference;
+use crate::go::{Game, Komi};
+
+/// Tromp-Taylor without suicide (which the solver does not play), komi 0.
+fn rules() -> Rules {
+    Rules {
+        multi_stone_suicide: false,
+        ..Rules::tromp_taylor()
+    }
+    .with_komi(Komi::from_f64(0.0).unwrap())
+}
+
+fn game(side: usize, moves: &str) -> Game {
+    Game::from_gtp_moves(BoardSize::square(side).unwrap(), rules(), moves).unwrap()
+}
+
+fn root_of(game: &Game) -> RootPosition {
+    root_position(&Query::from_game(game)).unwrap()
+}
+
+/// Black's exact area minus White's from the game's position, with its history.
+fn solve(solver: &mut Solver, game: &Game) -> Option<i32> {
+    let root = root_of(game);
+    let outside = Outside {
+        history: &root.history,
+        path: &[],
+        max_stones: root.max_stones,
+    };
+    solver.solve(
+        &root.board,
+        root.to_move,
+        root.consecutive_passes,
+        &outside,
+        5_000_000,
+    )
+}
+
+/// Plain alpha-beta over `Game` (its own legality and superko), no table: the reference. The value is
+/// the player to move's; lines cut `depth` moves on get Black's `cut` and set the flag.
+fn reference(game: &Game, mut alpha: i32, beta: i32, depth: usize, cut: i32) -> (i32, bool) {
+    let sign = game.to_move().sign();
+    if game.is_over() {
+        return (area_difference(game.board()) * sign, false);
+    }
+    if depth == 0 {
+        return (cut * sign, true);
+    }
+    let mut best = -INFINITE;
+    let mut was_cut = false;
+    let mut moves = game.legal_moves();
+    // Pass first (the list has it last), as in the solver.
+    moves.rotate_right(1);
+    for mv in moves {
+        if fills_a_chains_eye(game, mv) {
+            continue;
+        }
+        let mut child = game.clone();
+        child.play(mv).unwrap();
+        let (value, cut_below) = reference(&child, -beta, -alpha, depth - 1, cut);
+        was_cut |= cut_below;
+        best = best.max(-value);
+        alpha = alpha.max(-value);
+        if alpha >= beta {
+            break;
+        }
+    }
+    (best, was_cut)
+}
+
+/// Black's value by the reference, if cuts at `depth` leave it settled.
+fn plain_value(game: &Game, depth: usize) -> Option<i32> {
+    let area = game.size().area() as i32;
+    let sign = game.to_move().sign();
+    let (low, was_cut) = reference(game, -INFINITE, INFINITE, depth, -area);
+    let (high, _) = reference(game, -INFINITE, INFINITE, depth, area);
+    (!was_cut || low == high).then_some(low * sign)
+}
+
+/// Whether `mv` fills a one-point eye of a single chain of the mover's (which the solver leaves out).
+fn fills_a_chains_eye(game: &Game, mv: Move) -> bool {
+    let Move::Play(p) = mv else { return false };
+    let board = game.board();
+    let around: Vec<Point> = crate::go::board::neighbours(p)
+        .into_iter()
+        .filter(|&n| board.is_on_board(n))
+        .collect();
+    around
+        .iter()
+        .all(|&n| board.color_at(n) == Some(game.to_move()))
+        && around
+            .iter()
+            .all(|&n| board.chain_head(n) == board.chain_head(around[0]))
+}
+
+#[test]
+fn bitboard_moves_agree_with_the_board() {
+    let mut rng = FastRng::new(9);
+    for (w, h) in [(2, 2), (3, 3), (4, 4), (5, 5), (5, 3), (2, 4)] {
+        let size = BoardSize::new(w, h).unwrap();
+        let geo = Geometry::new(size).unwrap();
+        for _ in 0..20 {
+            let mut g = Game::new(size, rules());
+            for _ in 0..3 * size.area() {
+                let moves = g.legal_moves();
+                let mv = moves[rng.below(moves.len())];
+                let before = Position::of(g.board(), &geo);
+                let color = g.to_move();
+                g.play(mv).unwrap();
+                if g.is_over() {
+                    break;
+                }
+                let after = Position::of(g.board(), &geo);
+                assert_eq!(after.hash, g.board().stone_hash());
+                assert_eq!(after.black_area(&geo), area_difference(g.board()));
+                if let Move::Play(p) = mv {
+                    let (played, _) = before.play(&geo, color, p.y() * w + p.x()).unwrap();
+                    assert_eq!(played, after, "{w}x{h} {}", mv.to_gtp(size));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn suicide_is_not_a_move() {
+    // 2x2: White A1 and B2, Black to move: A2 and B1 are each a suicide for Black... unless it
+    // captures, which a lone stone with no liberty cannot.
+    let g = game(2, "pass A1 pass B2");
+    let geo = Geometry::new(g.size()).unwrap();
+    let pos = Position::of(g.board(), &geo);
+    // A2 is (0, 0), B1 is (1, 1) in the solver's row-major bits.
+    assert!(pos.play(&geo, Color::Black, 0).is_none());
+    assert!(pos.play(&geo, Color::Black, 3).is_none());
+}
+
+#[test]
+fn a_wall_down_the_middle_owns_the_board() {
+    // Black's wall on the B file splits 3x3 into two strips of three no White stone can live in.
+    let mut solver = Solver::new(BoardSize::square(3).unwrap(), rules()).unwrap();
+    let white_to_move = game(3, "B2 pass B1 pass B3");
+    assert_eq!(solve(&mut solver, &white_to_move), Some(9));
+    // After White's pass Black's pass ends the game at once: nine points either way.
+    let black_to_move = game(3, "B2 pass B1 pass B3 pass");
+    assert_eq!(solve(&mut solver, &black_to_move), Some(9));
+}
+
+#[test]
+fn a_lone_stone_after_a_pass_is_counted_as_it_stands() {
+    // White to move after Black's pass may pass too (game over, Black 9) or play: both sides are then
+    // still on the board, and the solver must find White's best, which a plain search confirms.
+    let g = game(3, "B2 pass");
+    let mut solver = Solver::new(g.size(), g.rules()).unwrap();
+    let exact = solve(&mut solver, &g).unwrap();
+    assert_eq!(Some(exact), plain_value(&g, 20));
+}
+
+#[test]
+fn the_empty_three_by_three_is_black_plus_nine_from_the_centre() {
+    let g = game(3, "");
+    let root = root_of(&g);
+    let moves = g.legal_moves();
+    let values: Vec<i32> = root_values(&root, &moves)
+        .expect("3x3 is tiny")
+        .into_iter()
+        .map(|v| v.expect("within the root's budget"))
+        .collect();
+    let centre = moves
+        .iter()
+        .position(|&m| m.to_gtp(g.size()) == "B2")
+        .unwrap();
+    assert_eq!(values[centre], 9);
+    assert_eq!(values.iter().max(), Some(&9));
+}
+
+#[test]
+fn the_table_agrees_with_a_plain_search_on_random_endings() {
+    // One solver for every position (each solve starts with an empty table, see the module).
+    let mut rng = FastRng::new(17);
+    for (side, empty, games) in [(3, 5, 30), (4, 3, 8)] {
+        let size = BoardSize::square(side).unwrap();
+        let mut solver = Solver::new(size, rules()).unwrap();
+        let mut compared = 0;
+        for _ in 0..games {
+            let mut g = Game::new(size, rules());
+            while g.board().empty_count() > empty && !g.is_over() {
+                let moves = g.legal_moves();
+                let stones: Vec<Move> = moves.into_iter().filter(|m| *m != Move::Pass).collect();
+                let mv = stones.get(rng.below(stones.len().max(1))).copied();
+                g.play(mv.unwrap_or(Move::Pass)).unwrap();
+            }
+            if g.is_over() {
+                continue;
+            }
+            let Some(plain) = plain_value(&g, 16) else {
+                continue;
+            };
+            let exact = solve(&mut solver, &g);
+            assert_eq!(
+                exact,
+                Some(plain),
+                "{side}x{side}\n{}",
+                g.board().render(None)
+            );
+            compared += 1;
+        }
+        assert!(
+            compared > games / 2,
+            "{side}x{side}: only {compared} compared"
+        );
+    }
+}
+
+/// Solver effort on growing 4x4 positions (`--ignored --nocapture solver_effort`): a diagnostic.
+#[test]
+#[ignore]
+fn solver_effort() {
+    let line = "C3 B2 C2 B3 B4 C1 A3 B1 A2 D2 D4 D1";
+    let moves: Vec<&str> = line.split(' ').collect();
+    for n in (7..=moves.len()).rev() {
+        let g = game(4, &moves[..n].join(" "));
+        let mut solver = Solver::new(g.size(), g.rules()).unwrap();
+        let start = std::time::Instant::now();
+        let v = solve(&mut solver, &g);
+        eprintln!(
+            "{n} moves, {} empty: {v:?}, {} nodes, {:?}",
+            g.board().empty_count(),
+            solver.nodes(),
+            start.elapsed()
+        );
+    }
+    let g = game(3, "");
+    let mut solver = Solver::new(g.size(), g.rules()).unwrap();
+    eprintln!(
+        "3x3: {:?}, {} nodes",
+        solve(&mut solver, &g),
+        solver.nodes()
+    );
+}
+
+#[test]
+fn static_safety_bounds_hold_the_searched_value() {
+    let mut rng = FastRng::new(23);
+    let mut checked = 0;
+    for (side, empty) in [(3, 4), (3, 5), (4, 3), (4, 4)] {
+        let size = BoardSize::square(side).unwrap();
+        let geo = Geometry::new(size).unwrap();
+        for _ in 0..60 {
+            let mut g = Game::new(size, rules());
+            while g.board().empty_count() > empty && !g.is_over() {
+                let stones: Vec<Move> = g
+                    .legal_moves()
+                    .into_iter()
+                    .filter(|m| *m != Move::Pass)
+                    .collect();
+                let mv = stones.get(rng.below(stones.len().max(1))).copied();
+                g.play(mv.unwrap_or(Move::Pass)).unwrap();
+            }
+            if g.is_over() || g.consecutive_passes() > 0 {
+                continue;
+            }
+            let pos = Position::of(g.board(), &geo);
+            let [black_safe, white_safe] = pos.safe_areas(&geo).map(|a| a.count_ones() as i32);
+            let open = size.area() as i32 - black_safe - white_safe;
+            let (low, high) = (
+                black_safe - white_safe - open,
+                black_safe - white_safe + open,
+            );
+            if low == -(size.area() as i32) && high == size.area() as i32 {
+                continue;
+            }
+            let Some(plain) = plain_value(&g, 14) else {
+                continue;
+            };
+            assert!(
+                (low..=high).contains(&plain),
+                "{plain} outside {low}..={high}\n{}",
+                g.board().render(None)
+            );
+            checked += 1;
+        }
+    }
+    eprintln!("{checked} positions with a decided point checked");
+    assert!(checked > 20, "only {checked} positions had a decided point");
+}
