@@ -228,6 +228,17 @@ pub struct Outside<'a> {
     pub max_stones: usize,
 }
 
+/// A position on the solver's line as the search sees it: the stones, who moves, the passes just played,
+/// and the most stones any position before it has held (one with more, reached without a capture,
+/// repeats none).
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    pos: Position,
+    color: Color,
+    passes: u8,
+    max_stones: usize,
+}
+
 /// What the table knows of a position: bounds on its value for the player to move, and the best move.
 #[derive(Debug, Clone, Copy)]
 struct Entry {
@@ -348,36 +359,31 @@ impl Solver {
         self.table.clear();
         self.line.clear();
         self.line.push(self.superko_key(pos.hash, to_move));
-        self.settle(outside, pos, to_move, passes, outside.max_stones)
+        let node = Node {
+            pos,
+            color: to_move,
+            passes,
+            max_stones: outside.max_stones,
+        };
+        self.settle(outside, node)
     }
 
     /// Black's area minus White's at the end of the solver's line (whose key is its last), searched with
     /// deeper and deeper cuts until a search meets no cut, or the lower and upper bounds meet.
-    fn settle(
-        &mut self,
-        outside: &Outside,
-        pos: Position,
-        color: Color,
-        passes: u8,
-        max_stones: usize,
-    ) -> Option<i32> {
+    fn settle(&mut self, outside: &Outside, node: Node) -> Option<i32> {
         let full = self.geo.area as i32 + 1;
         let area = self.geo.area as i32;
         for cut in CUTS {
             self.cut_depth = self.line.len() - 1 + cut;
             self.cut_value = -area;
-            let (low, depends) = self
-                .search(outside, pos, color, passes, max_stones, -full, full)
-                .ok()?;
+            let (low, depends) = self.search(outside, node, -full, full).ok()?;
             if !depends.cut {
-                return Some(low * color.sign());
+                return Some(low * node.color.sign());
             }
             self.cut_value = area;
-            let (high, _) = self
-                .search(outside, pos, color, passes, max_stones, -full, full)
-                .ok()?;
+            let (high, _) = self.search(outside, node, -full, full).ok()?;
             if high == low {
-                return Some(low * color.sign());
+                return Some(low * node.color.sign());
             }
         }
         None
@@ -409,25 +415,32 @@ impl Solver {
             self.line.clear();
             self.line.push(self.superko_key(pos.hash, to_move));
             self.line.push(self.superko_key(next.hash, opponent));
-            let max_stones = outside.max_stones.max(next.stone_count());
-            values.push(self.settle(outside, next, opponent, next_passes, max_stones)?);
+            let node = Node {
+                pos: next,
+                color: opponent,
+                passes: next_passes,
+                max_stones: outside.max_stones.max(next.stone_count()),
+            };
+            values.push(self.settle(outside, node)?);
         }
         Some(values)
     }
 
     /// Negamax with alpha-beta: the value of `pos` for `color` (exact inside the window, a bound
     /// outside it), and the shallowest line position a superko ban below referred to (see the module).
-    #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
         outside: &Outside,
-        pos: Position,
-        color: Color,
-        passes: u8,
-        max_stones: usize,
+        node: Node,
         mut alpha: i32,
         mut beta: i32,
     ) -> Result<(i32, Depends), GaveUp> {
+        let Node {
+            pos,
+            color,
+            passes,
+            max_stones,
+        } = node;
         if passes >= 2 {
             return Ok((
                 pos.cleared(&self.geo).black_area(&self.geo) * color.sign(),
@@ -496,15 +509,13 @@ impl Solver {
                 (0, max_stones.max(stones))
             };
             self.line.push(self.superko_key(next.hash, opponent));
-            let found = self.search(
-                outside,
-                next,
-                opponent,
-                next_passes,
-                next_max,
-                -beta,
-                -alpha,
-            );
+            let child = Node {
+                pos: next,
+                color: opponent,
+                passes: next_passes,
+                max_stones: next_max,
+            };
+            let found = self.search(outside, child, -beta, -alpha);
             self.line.pop();
             let (value, below) = found?;
             depends = depends.and(below);
