@@ -47,8 +47,21 @@ pub const MAX_AREA: usize = 25;
 const CUTS: [usize; 3] = [16, 32, 64];
 /// A root with at most this many empty points gets exact values for all its moves.
 const ROOT_MAX_EMPTY: usize = 9;
+/// Exact root values on boards of at most this many points (4x4): 5x5 endings of 9 empty points cost
+/// millions of nodes per move, which made 5x5 self-play (coevolution) ten times slower.
+const ROOT_MAX_AREA: usize = 16;
 /// Nodes one root move may cost before it goes without an exact value.
 const ROOT_BUDGET: u64 = 2_000_000;
+/// Nodes per requested visit: a query's exact solves cost in proportion to the search it asked for, so a
+/// 30-visit self-play move stays quick while a book's 2,000-visit expansion gets the full budget.
+const NODES_PER_VISIT: u64 = 1_000;
+
+/// The node budget per root move for a query of `visits` (`None`: limited by time only).
+pub fn root_budget(visits: Option<u64>) -> u64 {
+    visits.map_or(ROOT_BUDGET, |v| {
+        v.saturating_mul(NODES_PER_VISIT).min(ROOT_BUDGET)
+    })
+}
 
 /// The board's shape as bit masks: point `y * width + x` is bit `y * width + x`.
 #[derive(Debug, Clone, Copy)]
@@ -632,14 +645,14 @@ impl Solver {
 
 /// Whether the root is small enough, in board and in empty points, for exact move values.
 pub fn root_is_tiny(root: &RootPosition) -> bool {
-    root.board.size().area() <= MAX_AREA
+    root.board.size().area() <= ROOT_MAX_AREA
         && root.board.empty_count() <= ROOT_MAX_EMPTY
         && root.rules.ko != KoRule::Simple
 }
 
 /// Black's exact area minus White's after each of the root's `moves`, when the root is tiny (see
-/// [`root_is_tiny`]) and each move settles within the root's budget (`None` for one that does not).
-pub fn root_values(root: &RootPosition, moves: &[Move]) -> Option<Vec<Option<i32>>> {
+/// [`root_is_tiny`]) and each move settles within `budget` nodes (`None` for one that does not).
+pub fn root_values(root: &RootPosition, moves: &[Move], budget: u64) -> Option<Vec<Option<i32>>> {
     if !root_is_tiny(root) {
         return None;
     }
@@ -659,7 +672,7 @@ pub fn root_values(root: &RootPosition, moves: &[Move]) -> Option<Vec<Option<i32
                 root.consecutive_passes,
                 &outside,
                 &[mv],
-                ROOT_BUDGET,
+                budget,
             );
             one.map(|v| v[0])
         })

@@ -32,9 +32,17 @@ pub const DEFAULT_VISITS: u64 = 10_000;
 /// Iterations between two snapshots a thread publishes for reports during the search.
 const SNAPSHOT_EVERY: u64 = 256;
 
-/// Exact values of root moves already solved (`None`: not settled within the budget), by root (see
-/// [`exact_key`]) and move: a book asks about one position several times.
-type ExactCache = Arc<Mutex<HashMap<(u128, Move), Option<i32>>>>;
+/// Exact values of root moves already tried, by root (see [`exact_key`]) and move: a book asks about one
+/// position several times.
+type ExactCache = Arc<Mutex<HashMap<(u128, Move), Tried>>>;
+
+/// A root move's exact value, or `None` when it did not settle within `budget` nodes (a query with a
+/// larger budget tries again).
+#[derive(Debug, Clone, Copy)]
+struct Tried {
+    value: Option<i32>,
+    budget: u64,
+}
 
 /// The embedded engine: configuration, and the exact values solved so far; each query runs on its own
 /// threads.
@@ -97,7 +105,7 @@ impl RolloutEngine {
         }
         // A one-visit query only wants the prior; tiny roots get proven values (issue #5).
         let exact = if visit_limit != Some(1) && exact::root_is_tiny(&root) {
-            self.exact_values(&root, &root_moves)
+            self.exact_values(&root, &root_moves, exact::root_budget(visit_limit))
         } else {
             Vec::new()
         };
@@ -171,10 +179,15 @@ impl RolloutEngine {
 
     /// Black's exact area difference after each of the tiny root's `moves` that settles, solving only
     /// those the cache does not hold.
-    fn exact_values(&self, root: &RootPosition, moves: &[Move]) -> Vec<(Move, i32)> {
+    fn exact_values(&self, root: &RootPosition, moves: &[Move], budget: u64) -> Vec<(Move, i32)> {
         let key = exact_key(root);
-        let known =
-            |cache: &HashMap<(u128, Move), Option<i32>>, mv: Move| cache.get(&(key, mv)).copied();
+        // A move is known once it settled, or failed with at least this budget.
+        let known = |cache: &HashMap<(u128, Move), Tried>, mv: Move| {
+            cache
+                .get(&(key, mv))
+                .filter(|t| t.value.is_some() || t.budget >= budget)
+                .map(|t| t.value)
+        };
         let missing: Vec<Move> = match self.exact_cache.lock() {
             Ok(cache) => moves
                 .iter()
@@ -183,12 +196,12 @@ impl RolloutEngine {
                 .collect(),
             Err(_) => return Vec::new(),
         };
-        let solved = exact::root_values(root, &missing).unwrap_or_default();
+        let solved = exact::root_values(root, &missing, budget).unwrap_or_default();
         let Ok(mut cache) = self.exact_cache.lock() else {
             return Vec::new();
         };
         for (&mv, &value) in missing.iter().zip(&solved) {
-            cache.insert((key, mv), value);
+            cache.insert((key, mv), Tried { value, budget });
         }
         moves
             .iter()

@@ -165,7 +165,7 @@ fn the_empty_three_by_three_is_black_plus_nine_from_the_centre() {
     let g = game(3, "");
     let root = root_of(&g);
     let moves = g.legal_moves();
-    let values: Vec<i32> = root_values(&root, &moves)
+    let values: Vec<i32> = root_values(&root, &moves, root_budget(None))
         .expect("3x3 is tiny")
         .into_iter()
         .map(|v| v.expect("within the root's budget"))
@@ -287,4 +287,12 @@ fn static_safety_bounds_hold_the_searched_value() {
     }
     eprintln!("{checked} positions with a decided point checked");
     assert!(checked > 20, "only {checked} positions had a decided point");
+}
+
+#[test]
+fn a_root_s_budget_follows_the_visits_asked_for_up_to_the_cap() {
+    assert_eq!(root_budget(Some(30)), 30 * NODES_PER_VISIT);
+    assert_eq!(root_budget(Some(2_000)), ROOT_BUDGET);
+    assert_eq!(root_budget(Some(u64::MAX)), ROOT_BUDGET);
+    assert_eq!(root_budget(None), ROOT_BUDGET);
 }
