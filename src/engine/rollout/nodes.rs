@@ -149,9 +149,9 @@ impl Nodes {
         }
     }
 
-    /// Starts loading the statistics that selection among `node`'s children reads (and the moves the AMAF
-    /// update reads after the playout), so that far down the tree the loads overlap the board move before
-    /// the selection instead of stalling it.
+    /// Starts loading the statistics that selection among `node`'s children reads, the links the descent
+    /// reads of the child it chooses, and the moves the AMAF update reads after the playout: far down the
+    /// tree these loads then overlap the board move and the selection instead of stalling the descent.
     pub fn prefetch_children(&self, node: usize) {
         let children = self.children(node);
         prefetch(&self.visits[children.clone()]);
@@ -159,7 +159,8 @@ impl Nodes {
         prefetch(&self.value_sum[children.clone()]);
         prefetch(&self.rave_value_sum[children.clone()]);
         prefetch(&self.explore[children.clone()]);
-        prefetch(&self.points[children]);
+        prefetch(&self.points[children.clone()]);
+        prefetch(&self.links[children]);
     }
 
     /// A playout through `node` ended with `value` for the node's mover.
