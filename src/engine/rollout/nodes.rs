@@ -313,7 +313,7 @@ fn prefetch<T>(items: &[T]) {
 fn opaque(value: u32) -> u32 {
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     {
-        // Widened: a full register prints the same on every target.
+        // Widened to 64 bits: a full register needs no size modifier in the template on either target.
         let mut value = u64::from(value);
         // SAFETY: the assembly is only a comment naming the register: it reads and writes nothing.
         unsafe {
