@@ -737,6 +737,79 @@ mod tests {
         );
     }
 
+    /// Issue #5's convergence check, a diagnostic (`--ignored --nocapture tiny_book_seeds`): books from
+    /// scratch for each seed of `TINY_SEEDS` (default 1-4) on a `TINY_SIZE` board (4), grown in rounds of
+    /// `TINY_ROUNDS` iterations (default 300,300), with `TINY_PARAMS` (JSON cost parameters over the
+    /// defaults); prints the root and its line of best moves after each round.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[ignore]
+    async fn tiny_book_seeds() {
+        let env = |name: &str, default: &str| std::env::var(name).unwrap_or(default.to_string());
+        let list =
+            |s: String| -> Vec<u64> { s.split(',').map(|x| x.trim().parse().unwrap()).collect() };
+        let side = list(env("TINY_SIZE", "4"))[0] as usize;
+        let mut params = serde_json::to_value(CostParams::default()).unwrap();
+        let overrides: serde_json::Value = serde_json::from_str(&env("TINY_PARAMS", "{}")).unwrap();
+        for (k, v) in overrides.as_object().unwrap() {
+            assert!(params.get(k).is_some(), "no cost parameter {k}");
+            params[k] = v.clone();
+        }
+        let params: CostParams = serde_json::from_value(params).unwrap();
+        for seed in list(env("TINY_SEEDS", "1,2,3,4")) {
+            let rules = Rules::tromp_taylor().with_komi(Komi::from_f64(0.0).unwrap());
+            let meta = BookMeta::new(BoardSize::square(side).unwrap(), rules);
+            let mut book = Book::new(meta, params.clone());
+            recompute_everything(&mut book);
+            let engine = RolloutEngine::new(1);
+            let settings = ExpandSettings {
+                max_visits: 2000,
+                quick_visits: 1000,
+                seed,
+            };
+            let mut total = 0;
+            for round in list(env("TINY_ROUNDS", "300,300")) {
+                let start = std::time::Instant::now();
+                let cancel = CancelToken::default();
+                grow(
+                    &mut book,
+                    None,
+                    &engine,
+                    settings,
+                    round,
+                    8,
+                    &cancel,
+                    |_| {},
+                )
+                .await
+                .unwrap();
+                total += round;
+                let table = node_table(&book, view_of(book.root()));
+                let mut line = Vec::new();
+                let mut view = view_of(book.root());
+                while let Some(row) = node_table(&book, view).rows.first().cloned() {
+                    let (Some(child), Some(mv)) = (row.child, row.moves.first()) else {
+                        break;
+                    };
+                    line.push(format!(
+                        "{}{:+.2}",
+                        mv.to_gtp(book.meta.size),
+                        row.black_score
+                    ));
+                    view = child;
+                }
+                eprintln!(
+                    "TINY seed {seed} it {total}: {} nodes, Black {:.1}% {:+.2}, best {:?}, {:.0} s; {}",
+                    book.len(),
+                    table.black_winrate * 100.0,
+                    table.black_score,
+                    table.rows[0].moves,
+                    start.elapsed().as_secs_f64(),
+                    line.join(" ")
+                );
+            }
+        }
+    }
+
     fn stones(game: &Game) -> Vec<Option<Color>> {
         game.size()
             .points()

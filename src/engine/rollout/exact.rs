@@ -316,6 +316,38 @@ pub struct Solver {
     /// possible, so that a search with cuts bounds the true value from below or from above.
     cut_depth: usize,
     cut_value: i32,
+    /// The cuts tried in turn ([`CUTS`]; the `solver_effort` diagnostic tries others), and whether each
+    /// starts with an empty table.
+    cuts: &'static [usize],
+    fresh_table_per_cut: bool,
+    /// Where the nodes go (the `solver_effort` diagnostic).
+    #[cfg(test)]
+    effort: Effort,
+}
+
+/// Where a solve's nodes go, counted in test builds only (the hot path stays as it is).
+#[cfg(test)]
+#[derive(Debug, Default, Clone)]
+pub struct Effort {
+    /// Nodes by depth below the solved position.
+    pub by_depth: Vec<u64>,
+    /// Moves searched by kind: passes, captures, self-ataris (a non-capturing move leaving its chain one
+    /// liberty), the rest.
+    pub passes: u64,
+    pub captures: u64,
+    pub self_ataris: u64,
+    pub other: u64,
+    /// Lines that reached the cut.
+    pub cut_leaves: u64,
+    /// Games finished by two passes.
+    pub finished: u64,
+    /// Nodes settled by the static bounds or the table without searching their moves.
+    pub bounded: u64,
+    pub from_table: u64,
+    /// Nodes per search of `settle`: (cut, the cut value Black gets, nodes).
+    pub searches: Vec<(usize, i32, u64)>,
+    /// The solved position's depth on the line.
+    root_depth: usize,
 }
 
 impl Solver {
@@ -333,6 +365,10 @@ impl Solver {
             budget: 0,
             cut_depth: 0,
             cut_value: 0,
+            cuts: &CUTS,
+            fresh_table_per_cut: false,
+            #[cfg(test)]
+            effort: Effort::default(),
         })
     }
 
@@ -340,6 +376,21 @@ impl Solver {
     #[cfg(test)]
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// The solver with other cuts (iterative deepening, for the `solver_effort` diagnostic).
+    #[cfg(test)]
+    pub fn with_cuts(mut self, cuts: &'static [usize], fresh_table_per_cut: bool) -> Solver {
+        self.line = Vec::with_capacity(cuts[cuts.len() - 1] + 2);
+        self.cuts = cuts;
+        self.fresh_table_per_cut = fresh_table_per_cut;
+        self
+    }
+
+    /// Where the nodes went, over every solve.
+    #[cfg(test)]
+    pub fn effort(&self) -> &Effort {
+        &self.effort
     }
 
     fn superko_key(&self, hash: u128, to_move: Color) -> u128 {
@@ -386,15 +437,30 @@ impl Solver {
     fn settle(&mut self, outside: &Outside, node: Node) -> Option<i32> {
         let full = self.geo.area as i32 + 1;
         let area = self.geo.area as i32;
-        for cut in CUTS {
+        #[cfg(test)]
+        {
+            self.effort.root_depth = self.line.len() - 1;
+        }
+        for &cut in self.cuts {
+            if self.fresh_table_per_cut {
+                self.table.clear();
+            }
             self.cut_depth = self.line.len() - 1 + cut;
             self.cut_value = -area;
+            #[cfg(test)]
+            let before = self.nodes;
             let (low, depends) = self.search(outside, node, -full, full).ok()?;
+            #[cfg(test)]
+            self.effort.searches.push((cut, -area, self.nodes - before));
             if !depends.cut {
                 return Some(low * node.color.sign());
             }
             self.cut_value = area;
+            #[cfg(test)]
+            let before = self.nodes;
             let (high, _) = self.search(outside, node, -full, full).ok()?;
+            #[cfg(test)]
+            self.effort.searches.push((cut, area, self.nodes - before));
             if high == low {
                 return Some(low * node.color.sign());
             }
@@ -455,6 +521,10 @@ impl Solver {
             max_stones,
         } = node;
         if passes >= 2 {
+            #[cfg(test)]
+            {
+                self.effort.finished += 1;
+            }
             return Ok((
                 pos.cleared(&self.geo).black_area(&self.geo) * color.sign(),
                 Depends::NOTHING,
@@ -466,12 +536,18 @@ impl Solver {
                 shallowest: NO_REF,
                 cut: true,
             };
+            #[cfg(test)]
+            {
+                self.effort.cut_leaves += 1;
+            }
             return Ok((self.cut_value * color.sign(), cut));
         }
         self.nodes += 1;
         if self.nodes > self.budget {
             return Err(GaveUp);
         }
+        #[cfg(test)]
+        self.effort.count_node(depth - self.effort.root_depth);
         let safe = pos.safe_areas(&self.geo);
         if passes == 0 {
             // Each side keeps its safe area and the open points may go either way: the bounds give a
@@ -480,11 +556,13 @@ impl Solver {
             let open = self.geo.area as i32 - black_safe - white_safe;
             let decided = (black_safe - white_safe) * color.sign();
             let (low, high) = (decided - open, decided + open);
-            if low == high || low >= beta {
-                return Ok((low, Depends::NOTHING));
-            }
-            if high <= alpha {
-                return Ok((high, Depends::NOTHING));
+            if low == high || low >= beta || high <= alpha {
+                #[cfg(test)]
+                {
+                    self.effort.bounded += 1;
+                }
+                let value = if high <= alpha { high } else { low };
+                return Ok((value, Depends::NOTHING));
             }
             alpha = alpha.max(low);
             beta = beta.min(high);
@@ -493,11 +571,17 @@ impl Solver {
         let mut hint = None;
         if let Some(e) = self.table.get(&key) {
             let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
-            if lower >= beta || lower == upper {
-                return Ok((lower, Depends::NOTHING));
-            }
-            if upper <= alpha {
-                return Ok((upper, Depends::NOTHING));
+            if lower >= beta || lower == upper || upper <= alpha {
+                #[cfg(test)]
+                {
+                    self.effort.from_table += 1;
+                }
+                let value = if lower >= beta || lower == upper {
+                    lower
+                } else {
+                    upper
+                };
+                return Ok((value, Depends::NOTHING));
             }
             alpha = alpha.max(lower);
             beta = beta.min(upper);
@@ -521,6 +605,9 @@ impl Solver {
                 }
                 (0, max_stones.max(stones))
             };
+            #[cfg(test)]
+            self.effort
+                .count_move(&self.geo, &next, color, code, captured);
             self.line.push(self.superko_key(next.hash, opponent));
             let child = Node {
                 pos: next,
@@ -640,6 +727,40 @@ impl Solver {
             *slot = (r.1, r.2, r.3);
         }
         (children, count)
+    }
+}
+
+#[cfg(test)]
+impl Effort {
+    fn count_node(&mut self, depth: usize) {
+        if self.by_depth.len() <= depth {
+            self.by_depth.resize(depth + 1, 0);
+        }
+        self.by_depth[depth] += 1;
+    }
+
+    fn count_move(
+        &mut self,
+        geo: &Geometry,
+        next: &Position,
+        color: Color,
+        code: u8,
+        captured: bool,
+    ) {
+        if code == PASS_CODE {
+            self.passes += 1;
+        } else if captured {
+            self.captures += 1;
+        } else {
+            let own = next.stones[color.index()];
+            let chain = geo.flood(own, 1 << code);
+            let liberties = geo.neighbours(chain) & geo.all & !next.occupied();
+            if liberties.count_ones() == 1 {
+                self.self_ataris += 1;
+            } else {
+                self.other += 1;
+            }
+        }
     }
 }
 

@@ -220,11 +220,24 @@ fn the_table_agrees_with_a_plain_search_on_random_endings() {
 #[test]
 #[ignore]
 fn solver_effort() {
+    // TINY_CUTS: iterative deepening instead of the default cuts, e.g. "6,8,10,12,14,16,24,32,64";
+    // TINY_FRESH=1: an empty table for each cut.
+    let cuts: &'static [usize] = match std::env::var("TINY_CUTS") {
+        Ok(list) => list
+            .split(',')
+            .map(|c| c.parse().unwrap())
+            .collect::<Vec<_>>()
+            .leak(),
+        Err(_) => &CUTS,
+    };
+    let fresh = std::env::var("TINY_FRESH").is_ok_and(|v| v == "1");
     let line = "C3 B2 C2 B3 B4 C1 A3 B1 A2 D2 D4 D1";
     let moves: Vec<&str> = line.split(' ').collect();
     for n in (7..=moves.len()).rev() {
         let g = game(4, &moves[..n].join(" "));
-        let mut solver = Solver::new(g.size(), g.rules()).unwrap();
+        let mut solver = Solver::new(g.size(), g.rules())
+            .unwrap()
+            .with_cuts(cuts, fresh);
         let start = std::time::Instant::now();
         let v = solve(&mut solver, &g);
         eprintln!(
@@ -233,9 +246,26 @@ fn solver_effort() {
             solver.nodes(),
             start.elapsed()
         );
+        let e = solver.effort();
+        eprintln!(
+            "  moves: {} passes, {} captures, {} self-ataris, {} other; {} cut leaves, {} games \
+             finished, {} nodes bounded statically, {} by the table",
+            e.passes,
+            e.captures,
+            e.self_ataris,
+            e.other,
+            e.cut_leaves,
+            e.finished,
+            e.bounded,
+            e.from_table
+        );
+        eprintln!("  searches (cut, cut value, nodes): {:?}", e.searches);
+        eprintln!("  nodes by depth: {:?}", e.by_depth);
     }
     let g = game(3, "");
-    let mut solver = Solver::new(g.size(), g.rules()).unwrap();
+    let mut solver = Solver::new(g.size(), g.rules())
+        .unwrap()
+        .with_cuts(cuts, fresh);
     eprintln!(
         "3x3: {:?}, {} nodes",
         solve(&mut solver, &g),
@@ -295,4 +325,24 @@ fn a_root_s_budget_follows_the_visits_asked_for_up_to_the_cap() {
     assert_eq!(root_budget(Some(2_000)), ROOT_BUDGET);
     assert_eq!(root_budget(Some(u64::MAX)), ROOT_BUDGET);
     assert_eq!(root_budget(None), ROOT_BUDGET);
+}
+
+/// The 8-empty position of `solver_effort`'s line solved move by move, each with a fresh table (as the
+/// root hook does): a cross-check of the +3 that the whole-position solve gives (`--ignored --nocapture`).
+#[test]
+#[ignore]
+fn eight_empty_value_move_by_move() {
+    let g = game(4, "C3 B2 C2 B3 B4 C1 A3 B1");
+    let root = root_of(&g);
+    let mut moves = g.legal_moves();
+    moves.retain(|m| !fills_a_chains_eye(&g, *m));
+    let values = root_values(&root, &moves, 20_000_000).unwrap();
+    for (mv, v) in moves.iter().zip(&values) {
+        eprintln!("{}: {v:?}", mv.to_gtp(g.size()));
+    }
+    // The plain search (no table, no static safety) after D2, the move the solver rates highest.
+    let after = game(4, "C3 B2 C2 B3 B4 C1 A3 B1 D2");
+    let mut solver = Solver::new(after.size(), after.rules()).unwrap();
+    eprintln!("D2 solved as a position: {:?}", solve(&mut solver, &after));
+    eprintln!("D2 by the plain search: {:?}", plain_value(&after, 16));
 }
