@@ -18,6 +18,7 @@
 //! on the current line (other than kos) are not searched.
 
 mod parts;
+mod stats;
 
 use super::cgt::fast_hash::{FastMap, fast_map};
 use super::cgt::{Game, Kind, Rational, Thermograph, classify};
@@ -26,6 +27,7 @@ use super::settle::Settlement;
 use super::status::finished_count;
 use crate::go::board::neighbours;
 use crate::go::{Board, Cell, Color, Point, Scoring};
+use stats::{Outcome, Stats, Visit};
 use std::sync::{Arc, OnceLock};
 
 /// The largest number of empty region points the exact solver accepts.
@@ -300,7 +302,11 @@ fn solve_with(
     start.clear_ko();
     let mut search = Search::new(region, scoring == Scoring::Area, max_positions);
     search.split = split;
+    search.stats = Stats::from_env();
     let root = search.node(&start, State::default(), None, 0).node;
+    if let Some(stats) = &search.stats {
+        eprintln!("{}", stats.report(board));
+    }
     if search.visited > max_positions {
         return Err(SolveError::Budget {
             limit: max_positions,
@@ -372,6 +378,8 @@ struct Search<'a> {
     split: bool,
     /// Positions solved as sums of parts.
     splits: usize,
+    /// Where the positions go, when `TENGEN_SOLVER_STATS` asks.
+    stats: Option<Stats>,
 }
 
 type TableKey = (u128, u128, State);
@@ -405,6 +413,7 @@ impl<'a> Search<'a> {
             max_positions,
             split: true,
             splits: 0,
+            stats: None,
         }
     }
 
@@ -415,6 +424,9 @@ impl<'a> Search<'a> {
     fn node(&mut self, board: &Board, state: State, ko: Option<KoContext>, depth: usize) -> Solved {
         let key = self.key(board, state);
         if let Some(node) = self.table.get(&key) {
+            if let Some(stats) = &mut self.stats {
+                stats.hit();
+            }
             return Solved {
                 node: node.clone(),
                 repeats_from: usize::MAX,
@@ -429,6 +441,7 @@ impl<'a> Search<'a> {
             };
         }
         let settlement = Settlement::assess_within(board, self.region, self.whole, &state.sealed);
+        let mut outcome = Outcome::Settled;
         let done = if settlement.is_settled(board, self.region, self.area) {
             Some(Node::leaf(Game::number(settlement.count(
                 board,
@@ -437,12 +450,33 @@ impl<'a> Search<'a> {
             ))))
         } else if let Some(count) = finished_count(board, self.region, &settlement, self.area) {
             // Finished in the course's sense: every chain alive or dead by reading, every area owned.
+            outcome = Outcome::Finished;
             Some(Node::leaf(Game::number(count)))
         } else if self.split && ko.is_none() && state.ban.is_none() {
+            outcome = Outcome::Split;
             self.split(board, &settlement, state)
         } else {
             None
         };
+        if let Some(stats) = &mut self.stats {
+            let visit = Visit {
+                board,
+                region: self.region,
+                settlement: &settlement,
+                area: self.area,
+                depth,
+                after_capture: state.sealed != Sealed::default(),
+                ko: state.ban.is_some(),
+            };
+            stats.visit(
+                &visit,
+                if done.is_some() {
+                    outcome
+                } else {
+                    Outcome::Expanded
+                },
+            );
+        }
         if let Some(node) = done {
             let node = Arc::new(node);
             self.table.insert(key, node.clone());
@@ -481,6 +515,9 @@ impl<'a> Search<'a> {
                     candidate.state.sealed,
                 );
                 if let Some(&at) = self.path.get(&line) {
+                    if let Some(stats) = &mut self.stats {
+                        stats.repeat(at, color, point);
+                    }
                     repeats_from = repeats_from.min(at);
                     continue;
                 }
@@ -488,7 +525,13 @@ impl<'a> Search<'a> {
                     kos.push((color, candidate));
                     continue;
                 }
+                if let Some(stats) = &mut self.stats {
+                    stats.enter(color, point);
+                }
                 let solved = self.node(&candidate.board, candidate.state, None, depth + 1);
+                if let Some(stats) = &mut self.stats {
+                    stats.leave();
+                }
                 repeats_from = repeats_from.min(solved.repeats_from);
                 let branch = Branch::to(point, solved.node, candidate.gain, false);
                 match color {
@@ -509,7 +552,13 @@ impl<'a> Search<'a> {
                 let context = resolution.map(|r| KoContext {
                     resolution: r - Rational::integer(candidate.gain),
                 });
+                if let Some(stats) = &mut self.stats {
+                    stats.enter(color, candidate.point);
+                }
                 let solved = self.node(&candidate.board, candidate.state, context, depth + 1);
+                if let Some(stats) = &mut self.stats {
+                    stats.leave();
+                }
                 repeats_from = repeats_from.min(solved.repeats_from);
                 let branch = Branch::to(candidate.point, solved.node, candidate.gain, true);
                 match color {
@@ -557,6 +606,10 @@ impl<'a> Search<'a> {
                 white.iter().map(|b| b.value.clone()).collect(),
             ),
         };
+        if let Some(stats) = &mut self.stats {
+            let one_sided = black.is_empty() != white.is_empty();
+            stats.expanded(&key, one_sided, repeats_from >= depth);
+        }
         let node = Arc::new(Node::new(game, black, white));
         if repeats_from >= depth {
             self.table.insert(key, node.clone());
@@ -633,6 +686,7 @@ impl<'a> Search<'a> {
                 .collect();
             sealed.capture(self.region, victim, &emptied);
         }
+        sealed.forget_occupied(self.region, &next);
         let new_state = State {
             ban: next.ko_point().map(|k| (k, color.opponent())),
             sealed,

@@ -386,7 +386,18 @@ pub fn finished_count(
     settlement: &Settlement,
     area: bool,
 ) -> Option<i64> {
-    if region.empty_points(board).len() > FINISHED_MAX_EMPTY {
+    finished_count_up_to(board, region, settlement, area, FINISHED_MAX_EMPTY)
+}
+
+/// [`finished_count`] for positions of at most `max_empty` empty region points.
+pub fn finished_count_up_to(
+    board: &Board,
+    region: &Region,
+    settlement: &Settlement,
+    area: bool,
+    max_empty: usize,
+) -> Option<i64> {
+    if region.empty_points(board).len() > max_empty {
         return None;
     }
     let known = |p: Point| {

@@ -204,3 +204,14 @@ fn points_next_to_the_wall_s_outside_sphere_are_its_territory() {
     let s = solve(&p.board, &p.region, Scoring::Territory).unwrap();
     assert_eq!(Some(s.value()), p.answer);
 }
+
+#[test]
+fn the_counters_account_for_every_position_visited() {
+    let p = problem("01-value-of-move/05.sgf");
+    let mut search = Search::new(&p.region, false, MAX_POSITIONS);
+    search.stats = Some(stats::Stats::default());
+    search.node(&p.board, State::default(), None, 0);
+    let stats = search.stats.as_ref().expect("counters on");
+    assert_eq!(stats.visited(), search.visited);
+    assert!(stats.report(&p.board).contains("by depth: 0:1"));
+}
