@@ -327,22 +327,25 @@ fn a_root_s_budget_follows_the_visits_asked_for_up_to_the_cap() {
     assert_eq!(root_budget(None), ROOT_BUDGET);
 }
 
-/// The 8-empty position of `solver_effort`'s line solved move by move, each with a fresh table (as the
-/// root hook does): a cross-check of the +3 that the whole-position solve gives (`--ignored --nocapture`).
+/// The 8-empty position of `solver_effort`'s line (Black to move): its value must be the best of its
+/// moves' values. It is not: the whole-position solve gives +3 while D2 solved alone (a fresh table, as
+/// the root hook solves) gives +6, and with the converse graph-history case guarded (branch `ghi-guard`)
+/// D2 gives −1 and the best move, A2, +2 (docs/rollout.md). Kept as a known failure (issue #5) until
+/// the guard is affordable.
 #[test]
-#[ignore]
-fn eight_empty_value_move_by_move() {
+#[ignore = "known failure: the table's converse graph-history case (issue #5)"]
+fn a_position_is_worth_its_best_move() {
     let g = game(4, "C3 B2 C2 B3 B4 C1 A3 B1");
     let root = root_of(&g);
     let mut moves = g.legal_moves();
-    moves.retain(|m| !fills_a_chains_eye(&g, *m));
-    let values = root_values(&root, &moves, 20_000_000).unwrap();
-    for (mv, v) in moves.iter().zip(&values) {
-        eprintln!("{}: {v:?}", mv.to_gtp(g.size()));
-    }
-    // The plain search (no table, no static safety) after D2, the move the solver rates highest.
-    let after = game(4, "C3 B2 C2 B3 B4 C1 A3 B1 D2");
-    let mut solver = Solver::new(after.size(), after.rules()).unwrap();
-    eprintln!("D2 solved as a position: {:?}", solve(&mut solver, &after));
-    eprintln!("D2 by the plain search: {:?}", plain_value(&after, 16));
+    moves.retain(|m| !fills_a_chains_eye(&g, *m) && *m != Move::Pass);
+    let values = root_values(&root, &moves, 20_000_000).expect("4x4 is tiny");
+    let best = values.iter().flatten().max().copied();
+    let mut solver = Solver::new(g.size(), g.rules()).expect("4x4 fits");
+    let whole = solve(&mut solver, &g);
+    assert!(
+        whole.is_some() && best.is_some(),
+        "settled: {whole:?}, {values:?}"
+    );
+    assert_eq!(whole, best, "the position against its moves {values:?}");
 }
