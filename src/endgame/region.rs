@@ -83,17 +83,14 @@ impl Sealed {
         self.masks[color.index()] & region.bit(p) != 0
     }
 
-    /// Clears the marks of the region points that hold a stone on `board`. A stone leaves only by capture,
-    /// which sets both colours' marks of its point afresh, so a mark under a stone can never matter again:
-    /// dropping it lets positions that differ only there share a table entry.
-    pub fn forget_occupied(&mut self, region: &Region, board: &Board) {
-        let empty = region
-            .points()
-            .iter()
-            .filter(|&&p| board.color_at(p).is_none())
-            .fold(0u128, |mask, &p| mask | region.bit(p));
-        self.masks[0] &= empty;
-        self.masks[1] &= empty;
+    /// Clears the marks of `p`, where a stone has just been played. A stone leaves only by capture, which
+    /// sets both colours' marks of its point afresh, so a mark under a stone can never matter again:
+    /// dropping it lets positions that differ only there share a table entry. (Marks are set only on
+    /// emptied points, so clearing the played point keeps every occupied point unmarked.)
+    pub fn forget(&mut self, region: &Region, p: Point) {
+        let kept = !region.bit(p);
+        self.masks[0] &= kept;
+        self.masks[1] &= kept;
     }
 
     /// Records that `victim`'s stones at `points` were captured: sealed for it, open to the capturer.
@@ -109,7 +106,7 @@ impl Sealed {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::endgame::test_support::{at, board_with};
+    use crate::endgame::test_support::at;
 
     #[test]
     fn a_sealed_mark_under_a_stone_is_forgotten() {
@@ -117,8 +114,7 @@ mod tests {
         let mut sealed = Sealed::default();
         sealed.capture(&region, Color::White, &[at("A19"), at("B19")]);
         // Black retook A19 with a stone: only B19's mark still matters.
-        let board = board_with(&["A19"], &[]);
-        sealed.forget_occupied(&region, &board);
+        sealed.forget(&region, at("A19"));
         assert!(!sealed.contains(&region, Color::White, at("A19")));
         assert!(sealed.contains(&region, Color::White, at("B19")));
         let mut expected = Sealed::default();

@@ -421,6 +421,25 @@ impl<'a> Search<'a> {
         (self.scope, board.stone_hash() ^ self.context, state)
     }
 
+    /// The position after `color`'s move `candidate` from a node at `depth`, solved (and counted when
+    /// the counters are on).
+    fn child(
+        &mut self,
+        color: Color,
+        candidate: &Candidate,
+        ko: Option<KoContext>,
+        depth: usize,
+    ) -> Solved {
+        if let Some(stats) = &mut self.stats {
+            stats.enter(color, candidate.point);
+        }
+        let solved = self.node(&candidate.board, candidate.state, ko, depth + 1);
+        if let Some(stats) = &mut self.stats {
+            stats.leave();
+        }
+        solved
+    }
+
     fn node(&mut self, board: &Board, state: State, ko: Option<KoContext>, depth: usize) -> Solved {
         let key = self.key(board, state);
         if let Some(node) = self.table.get(&key) {
@@ -525,13 +544,7 @@ impl<'a> Search<'a> {
                     kos.push((color, candidate));
                     continue;
                 }
-                if let Some(stats) = &mut self.stats {
-                    stats.enter(color, point);
-                }
-                let solved = self.node(&candidate.board, candidate.state, None, depth + 1);
-                if let Some(stats) = &mut self.stats {
-                    stats.leave();
-                }
+                let solved = self.child(color, &candidate, None, depth);
                 repeats_from = repeats_from.min(solved.repeats_from);
                 let branch = Branch::to(point, solved.node, candidate.gain, false);
                 match color {
@@ -552,13 +565,7 @@ impl<'a> Search<'a> {
                 let context = resolution.map(|r| KoContext {
                     resolution: r - Rational::integer(candidate.gain),
                 });
-                if let Some(stats) = &mut self.stats {
-                    stats.enter(color, candidate.point);
-                }
-                let solved = self.node(&candidate.board, candidate.state, context, depth + 1);
-                if let Some(stats) = &mut self.stats {
-                    stats.leave();
-                }
+                let solved = self.child(color, &candidate, context, depth);
                 repeats_from = repeats_from.min(solved.repeats_from);
                 let branch = Branch::to(candidate.point, solved.node, candidate.gain, true);
                 match color {
@@ -686,7 +693,7 @@ impl<'a> Search<'a> {
                 .collect();
             sealed.capture(self.region, victim, &emptied);
         }
-        sealed.forget_occupied(self.region, &next);
+        sealed.forget(self.region, p);
         let new_state = State {
             ban: next.ko_point().map(|k| (k, color.opponent())),
             sealed,

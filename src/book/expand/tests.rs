@@ -7,10 +7,14 @@ use crate::engine::rollout::RolloutEngine;
 use crate::go::{BoardSize, Komi, Point, Rules};
 
 fn new_book(side: usize, komi: f64) -> Book {
+    new_book_with(side, komi, CostParams::default())
+}
+
+fn new_book_with(side: usize, komi: f64, params: CostParams) -> Book {
     let rules = Rules::tromp_taylor().with_komi(Komi::from_f64(komi).unwrap());
     let mut book = Book::new(
         BookMeta::new(BoardSize::square(side).unwrap(), rules),
-        CostParams::default(),
+        params,
     );
     recompute_everything(&mut book);
     book
@@ -18,14 +22,21 @@ fn new_book(side: usize, komi: f64) -> Book {
 
 async fn grown(side: usize, visits: u64, iterations: u64) -> Book {
     let mut book = new_book(side, 0.0);
+    grow_more(&mut book, visits, 3, iterations).await;
+    book
+}
+
+/// `iterations` more expansions of `book` (K = 8) by a one-thread `rollout` seeded with `seed`, at
+/// `visits` per search and half as many for the quick re-search.
+async fn grow_more(book: &mut Book, visits: u64, seed: u64, iterations: u64) {
     let engine = RolloutEngine::new(1);
     let settings = ExpandSettings {
         max_visits: visits,
         quick_visits: visits / 2,
-        seed: 3,
+        seed,
     };
     grow(
-        &mut book,
+        book,
         None,
         &engine,
         settings,
@@ -36,7 +47,26 @@ async fn grown(side: usize, visits: u64, iterations: u64) -> Book {
     )
     .await
     .unwrap();
-    book
+}
+
+/// The books' convergence criterion: within a point of the proven score.
+fn assert_within_a_point(score: f64, proven: f64) {
+    assert!(
+        (score - proven).abs() < 1.0,
+        "score {score:+.2}, proven {proven:+}"
+    );
+}
+
+/// The root's moves table, its size, winrate and score printed under `label`.
+fn root_table(label: &str, book: &Book) -> crate::book::view::NodeTable {
+    let table = node_table(book, view_of(book.root()));
+    eprintln!(
+        "{label}: {} nodes, Black {:.1}% {:+.2}",
+        book.len(),
+        table.black_winrate * 100.0,
+        table.black_score
+    );
+    table
 }
 
 fn centre(side: usize) -> Vec<Move> {
@@ -68,24 +98,15 @@ async fn three_by_three_from_scratch_plays_the_centre_and_black_wins() {
     );
 }
 
-/// `cargo test --release -- --ignored three_by_three_converges` (about a minute).
+/// `cargo test --release -- --ignored three_by_three_converges` (about 30 minutes: every 3x3 root is solved
+/// exactly).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore]
 async fn three_by_three_converges_to_black_plus_nine() {
     let book = grown(3, 2000, 600).await;
-    let table = node_table(&book, view_of(book.root()));
-    eprintln!(
-        "3x3: {} nodes, Black {:.1}% {:+.2}",
-        book.len(),
-        table.black_winrate * 100.0,
-        table.black_score
-    );
+    let table = root_table("3x3", &book);
     assert_eq!(table.rows[0].moves, centre(3));
-    assert!(
-        (table.black_score - 9.0).abs() < 1.0,
-        "score {}",
-        table.black_score
-    );
+    assert_within_a_point(table.black_score, 9.0);
 }
 
 /// `cargo test --release -- --ignored four_by_four` (a few minutes).
@@ -93,13 +114,7 @@ async fn three_by_three_converges_to_black_plus_nine() {
 #[ignore]
 async fn four_by_four_plays_a_central_move_for_black_plus_two() {
     let book = grown(4, 2000, 300).await;
-    let table = node_table(&book, view_of(book.root()));
-    eprintln!(
-        "4x4: {} nodes, Black {:.1}% {:+.2}",
-        book.len(),
-        table.black_winrate * 100.0,
-        table.black_score
-    );
+    let table = root_table("4x4", &book);
     let central = |m: &Move| {
         m.point()
             .is_some_and(|p| (1..=2).contains(&p.x()) && (1..=2).contains(&p.y()))
@@ -109,17 +124,14 @@ async fn four_by_four_plays_a_central_move_for_black_plus_two() {
         "best {:?}",
         table.rows[0].moves
     );
-    assert!(
-        (table.black_score - 2.0).abs() < 1.0,
-        "score {}",
-        table.black_score
-    );
+    assert_within_a_point(table.black_score, 2.0);
 }
 
 /// Issue #5's convergence check, a diagnostic (`--ignored --nocapture tiny_book_seeds`): books from
 /// scratch for each seed of `TINY_SEEDS` (default 1-4) on a `TINY_SIZE` board (4), grown in rounds of
 /// `TINY_ROUNDS` iterations (default 300,300), with `TINY_PARAMS` (JSON cost parameters over the
-/// defaults); prints the root and its line of best moves after each round.
+/// defaults); prints the root and its line of best moves after each round, and checks that every seed
+/// ends within a point of the proven value (3x3 +9, 4x4 +2), which 4x4 does not yet (issue #5).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore]
 async fn tiny_book_seeds() {
@@ -134,33 +146,13 @@ async fn tiny_book_seeds() {
         params[k] = v.clone();
     }
     let params: CostParams = serde_json::from_value(params).unwrap();
+    let mut finals = Vec::new();
     for seed in list(env("TINY_SEEDS", "1,2,3,4")) {
-        let rules = Rules::tromp_taylor().with_komi(Komi::from_f64(0.0).unwrap());
-        let meta = BookMeta::new(BoardSize::square(side).unwrap(), rules);
-        let mut book = Book::new(meta, params.clone());
-        recompute_everything(&mut book);
-        let engine = RolloutEngine::new(1);
-        let settings = ExpandSettings {
-            max_visits: 2000,
-            quick_visits: 1000,
-            seed,
-        };
+        let mut book = new_book_with(side, 0.0, params.clone());
         let mut total = 0;
         for round in list(env("TINY_ROUNDS", "300,300")) {
             let start = std::time::Instant::now();
-            let cancel = CancelToken::default();
-            grow(
-                &mut book,
-                None,
-                &engine,
-                settings,
-                round,
-                8,
-                &cancel,
-                |_| {},
-            )
-            .await
-            .unwrap();
+            grow_more(&mut book, 2000, seed, round).await;
             total += round;
             let table = node_table(&book, view_of(book.root()));
             let mut line = Vec::new();
@@ -186,6 +178,16 @@ async fn tiny_book_seeds() {
                 line.join(" ")
             );
         }
+        finals.push((seed, node_table(&book, view_of(book.root())).black_score));
+    }
+    let proven = match side {
+        3 => 9.0,
+        4 => 2.0,
+        _ => return,
+    };
+    eprintln!("TINY finals (seed, score): {finals:?}");
+    for (_, score) in finals {
+        assert_within_a_point(score, proven);
     }
 }
 
