@@ -16,7 +16,8 @@
 //! A node where only one colour has a move is a number: that colour's best result, which it can take at
 //! leisure (plus the point the final capture would cost under territory scoring). Positions repeating one
 //! on the current line (other than kos) are not searched; a result that avoided such a repetition is
-//! reused only where the positions it avoided are on the line again (`recall`).
+//! not stored in the table (the side table of `recall`, off by default, keeps it with the positions it
+//! avoided).
 
 mod moves;
 mod parts;
@@ -277,6 +278,12 @@ pub fn solve_within(
 /// of the budget give-ups (`docs/endgame.md`).
 const SPLIT_INTO_PARTS: bool = false;
 
+/// Whether results that avoided a repetition of the line are kept with the line positions they avoided
+/// and reused where those are on the line again (`recall`). Off: it gives the same game where the search
+/// finishes, but on the development problems it removed none of the budget give-ups, took 523 s of CPU
+/// for the whole bench against 389 s, and 14 GB at its peak against 9 (`docs/endgame.md`).
+const REUSE_LINE_DEPENDENT: bool = false;
+
 /// [`solve_within`], with the split into independent parts on or off.
 fn solve_with(
     board: &Board,
@@ -418,7 +425,7 @@ impl<'a> Search<'a> {
             table: fast_map(),
             path: fast_map(),
             line: Vec::new(),
-            recall: Some(Recall::new()),
+            recall: REUSE_LINE_DEPENDENT.then(Recall::new),
             visited: 0,
             max_positions,
             split: true,

@@ -227,9 +227,7 @@ fn line_dependent_results_reused_keep_the_game() {
         for recall in [true, false] {
             let mut search = Search::new(&p.region, false, MAX_POSITIONS);
             search.split = false;
-            if !recall {
-                search.recall = None;
-            }
+            search.recall = recall.then(Recall::new);
             search.stats = Some(stats::Stats::default());
             let root = search.node(&p.board, State::default(), None, 0).node;
             let stats = search.stats.as_ref().expect("counters on");
