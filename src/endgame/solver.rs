@@ -281,7 +281,7 @@ const SPLIT_INTO_PARTS: bool = false;
 /// Whether results that avoided a repetition of the line are kept with the line positions they avoided
 /// and reused where those are on the line again (`recall`). Off: it gives the same game where the search
 /// finishes, but on the development problems it removed none of the budget give-ups, took 523 s of CPU
-/// for the whole bench against 389 s, and 14 GB at its peak against 9 (`docs/endgame.md`).
+/// for the whole bench against 343 s, and 14 GB at its peak against 9 (`docs/endgame.md`).
 const REUSE_LINE_DEPENDENT: bool = false;
 
 /// [`solve_within`], with the split into independent parts on or off.
