@@ -15,9 +15,13 @@
 //!
 //! A node where only one colour has a move is a number: that colour's best result, which it can take at
 //! leisure (plus the point the final capture would cost under territory scoring). Positions repeating one
-//! on the current line (other than kos) are not searched.
+//! on the current line (other than kos) are not searched; a result that avoided such a repetition is
+//! not stored in the table (the side table of `recall`, off by default, keeps it with the positions it
+//! avoided).
 
+mod moves;
 mod parts;
+mod recall;
 mod stats;
 
 use super::cgt::fast_hash::{FastMap, fast_map};
@@ -25,8 +29,8 @@ use super::cgt::{Game, Kind, Rational, Thermograph, classify};
 use super::region::{MAX_REGION_POINTS, Region, Sealed};
 use super::settle::Settlement;
 use super::status::finished_count;
-use crate::go::board::neighbours;
-use crate::go::{Board, Cell, Color, Point, Scoring};
+use crate::go::{Board, Color, Point, Scoring};
+use recall::{Dependencies, LineKey, Recall};
 use stats::{Outcome, Stats, Visit};
 use std::sync::{Arc, OnceLock};
 
@@ -274,6 +278,12 @@ pub fn solve_within(
 /// of the budget give-ups (`docs/endgame.md`).
 const SPLIT_INTO_PARTS: bool = false;
 
+/// Whether results that avoided a repetition of the line are kept with the line positions they avoided
+/// and reused where those are on the line again (`recall`). Off: it gives the same game where the search
+/// finishes, but on the development problems it removed none of the budget give-ups, took 523 s of CPU
+/// for the whole bench against 343 s, and 14 GB at its peak against 9 (`docs/endgame.md`).
+const REUSE_LINE_DEPENDENT: bool = false;
+
 /// [`solve_within`], with the split into independent parts on or off.
 fn solve_with(
     board: &Board,
@@ -370,7 +380,12 @@ struct Search<'a> {
     table: FastMap<TableKey, Arc<Node>>,
     /// Positions on the current line (prisoners aside: a capture cycle repeats the board, not the
     /// prisoners), with their depth.
-    path: FastMap<(u128, Ban, Sealed), usize>,
+    path: FastMap<LineKey, usize>,
+    /// The same positions by depth.
+    line: Vec<LineKey>,
+    /// Results that depend on positions of the line (`None`: not kept, only to check the side table
+    /// against the search without it).
+    recall: Option<Recall>,
     visited: usize,
     max_positions: usize,
     /// Whether positions are split into independent parts (off only to check the split against the
@@ -384,11 +399,11 @@ struct Search<'a> {
 
 type TableKey = (u128, u128, State);
 
-/// A solved node and the shallowest depth of a position on the line whose repetition it avoided: a node
-/// that avoided one above itself depends on the line and is not stored in the table.
+/// A solved node and the positions of the line above it whose repetition its subtree avoided: a node
+/// that avoided one depends on the line and goes to the side table (`recall`), not the table.
 struct Solved {
     node: Arc<Node>,
-    repeats_from: usize,
+    depends: Dependencies,
 }
 
 struct Candidate {
@@ -409,6 +424,8 @@ impl<'a> Search<'a> {
             area,
             table: fast_map(),
             path: fast_map(),
+            line: Vec::new(),
+            recall: REUSE_LINE_DEPENDENT.then(Recall::new),
             visited: 0,
             max_positions,
             split: true,
@@ -448,15 +465,27 @@ impl<'a> Search<'a> {
             }
             return Solved {
                 node: node.clone(),
-                repeats_from: usize::MAX,
+                depends: Dependencies::default(),
             };
+        }
+        let resolution = ko.map(|k| k.resolution);
+        let path = &self.path;
+        let recalled = self
+            .recall
+            .as_ref()
+            .and_then(|recall| recall.find(&key, resolution, |k| path.get(k).copied()));
+        if let Some((node, depends)) = recalled {
+            if let Some(stats) = &mut self.stats {
+                stats.recalled();
+            }
+            return Solved { node, depends };
         }
         self.visited += 1;
         if self.visited > self.max_positions {
             // Unwind quickly; `solve` reports the exhausted budget.
             return Solved {
                 node: Arc::new(Node::leaf(Game::number(0))),
-                repeats_from: 0,
+                depends: Dependencies::default(),
             };
         }
         let settlement = Settlement::assess_within(board, self.region, self.whole, &state.sealed);
@@ -501,7 +530,7 @@ impl<'a> Search<'a> {
             self.table.insert(key, node.clone());
             return Solved {
                 node,
-                repeats_from: usize::MAX,
+                depends: Dependencies::default(),
             };
         }
         self.expand(board, &settlement, state, ko, depth)
@@ -519,7 +548,9 @@ impl<'a> Search<'a> {
         let key = self.key(board, state);
         let line_key = (board.stone_hash(), state.ban, state.sealed);
         self.path.insert(line_key, depth);
-        let mut repeats_from = usize::MAX;
+        self.line.truncate(depth);
+        self.line.push(line_key);
+        let mut depends = Dependencies::default();
         let mut black = Vec::new();
         let mut white = Vec::new();
         let mut kos: Vec<(Color, Candidate)> = Vec::new();
@@ -537,7 +568,7 @@ impl<'a> Search<'a> {
                     if let Some(stats) = &mut self.stats {
                         stats.repeat(at, color, point);
                     }
-                    repeats_from = repeats_from.min(at);
+                    depends.merge(&Dependencies::at(at));
                     continue;
                 }
                 if candidate.state.ban.is_some() {
@@ -545,7 +576,7 @@ impl<'a> Search<'a> {
                     continue;
                 }
                 let solved = self.child(color, &candidate, None, depth);
-                repeats_from = repeats_from.min(solved.repeats_from);
+                depends.merge(&solved.depends);
                 let branch = Branch::to(point, solved.node, candidate.gain, false);
                 match color {
                     Color::Black => black.push(branch),
@@ -566,7 +597,7 @@ impl<'a> Search<'a> {
                     resolution: r - Rational::integer(candidate.gain),
                 });
                 let solved = self.child(color, &candidate, context, depth);
-                repeats_from = repeats_from.min(solved.repeats_from);
+                depends.merge(&solved.depends);
                 let branch = Branch::to(candidate.point, solved.node, candidate.gain, true);
                 match color {
                     Color::Black => black.push(branch),
@@ -598,6 +629,7 @@ impl<'a> Search<'a> {
             }
         }
         self.path.remove(&line_key);
+        let depends = depends.above(depth);
         let game = match (black.is_empty(), white.is_empty()) {
             (true, true) => Game::number(settlement.count(board, self.region, self.area)),
             (false, true) => {
@@ -615,137 +647,18 @@ impl<'a> Search<'a> {
         };
         if let Some(stats) = &mut self.stats {
             let one_sided = black.is_empty() != white.is_empty();
-            stats.expanded(&key, one_sided, repeats_from >= depth);
+            stats.expanded(&key, one_sided, depends.is_empty());
+            stats.dependent(depends.len());
         }
         let node = Arc::new(Node::new(game, black, white));
-        if repeats_from >= depth {
+        if depends.is_empty() {
             self.table.insert(key, node.clone());
+        } else if let Some(recall) = &mut self.recall {
+            let resolution = ko.map(|k| k.resolution);
+            recall.store(key, resolution, &depends, &self.line, node.clone());
         }
-        Solved { node, repeats_from }
+        Solved { node, depends }
     }
-
-    /// What a move that only one side can make is worth beyond its result: the point a territory-scored
-    /// filling move costs, which the side never has to spend.
-    fn leisure(&self) -> Rational {
-        if self.area {
-            Rational::ZERO
-        } else {
-            Rational::ONE
-        }
-    }
-
-    /// The points where `color` may try a move: the region's empty points that are not banned, not sure
-    /// territory and not a neutral dame (territory scoring), and the last liberty outside the region of a
-    /// chain in atari (the edge of the region does not save it: it may be taken there, or connected out
-    /// to another chain).
-    fn moves(
-        &self,
-        board: &Board,
-        settlement: &Settlement,
-        state: State,
-        color: Color,
-    ) -> Vec<Point> {
-        let inside = self.region.points().iter().copied().filter(|&p| {
-            board.color_at(p).is_none()
-                && state.ban != Some((p, color))
-                && settlement.owner(p).is_none()
-                && (self.area || !self.is_neutral_dame(board, settlement, p))
-        });
-        let outside = settlement
-            .outside_last_liberties()
-            .iter()
-            .copied()
-            .filter(|&p| state.ban != Some((p, color)) && takes_or_connects(board, color, p));
-        inside.chain(outside).collect()
-    }
-
-    /// The position after `color` plays at `p`, or `None` when the move is illegal or re-enters sealed
-    /// captured space without threatening a capture.
-    fn play(&self, board: &Board, state: State, color: Color, p: Point) -> Option<Candidate> {
-        if board.check(color, p, false).is_err() {
-            return None;
-        }
-        let mut next = board.clone();
-        let placed = next.place(color, p);
-        if placed.captured == 0 && state.sealed.contains(self.region, color, p) {
-            // A throw-in back into captured space must at least threaten a capture.
-            let ataris = neighbours(p)
-                .iter()
-                .any(|&n| next.color_at(n) == Some(color.opponent()) && next.in_atari(n));
-            if !ataris {
-                return None;
-            }
-        }
-        let gain = if self.area {
-            0
-        } else {
-            color.sign() as i64 * placed.captured as i64
-        };
-        let mut sealed = state.sealed;
-        if placed.captured > 0 {
-            let victim = color.opponent();
-            let emptied: Vec<Point> = self
-                .region
-                .points()
-                .iter()
-                .copied()
-                .filter(|&q| board.color_at(q) == Some(victim) && next.color_at(q).is_none())
-                .collect();
-            sealed.capture(self.region, victim, &emptied);
-        }
-        sealed.forget(self.region, p);
-        let new_state = State {
-            ban: next.ko_point().map(|k| (k, color.opponent())),
-            sealed,
-        };
-        next.clear_ko();
-        Some(Candidate {
-            point: p,
-            board: next,
-            state: new_state,
-            gain,
-        })
-    }
-
-    /// An empty point with no empty neighbour whose stone neighbours are all safe, of both colours:
-    /// filling it changes nothing under territory scoring.
-    fn is_neutral_dame(&self, board: &Board, settlement: &Settlement, p: Point) -> bool {
-        let mut colours = [false; 2];
-        for n in neighbours(p) {
-            match board.cell(n) {
-                Cell::Border => {}
-                Cell::Empty => return false,
-                _ => {
-                    if !settlement.is_safe(n) {
-                        return false;
-                    }
-                    if let Some(c) = board.color_at(n) {
-                        colours[c.index()] = true;
-                    }
-                }
-            }
-        }
-        colours[0] && colours[1]
-    }
-
-    /// Whether a move at the empty point `p` could still change the count.
-    fn is_live(&self, board: &Board, settlement: &Settlement, p: Point) -> bool {
-        self.region.contains(p)
-            && board.color_at(p).is_none()
-            && settlement.owner(p).is_none()
-            && (self.area || !self.is_neutral_dame(board, settlement, p))
-    }
-}
-
-/// Whether `color` playing at `p` (outside the region, the last liberty of a chain in atari) captures an
-/// opposing chain or connects its own chain in atari to another of its chains. Running out into empty
-/// space outside the region is not local play: the space beyond the region counts as settled.
-fn takes_or_connects(board: &Board, color: Color, p: Point) -> bool {
-    neighbours(p).iter().any(|&n| match board.color_at(n) {
-        Some(c) if c == color => !board.in_atari(n),
-        Some(_) => board.in_atari(n),
-        None => false,
-    })
 }
 
 /// The best mean among `color`'s branches.

@@ -39,6 +39,10 @@ pub struct Stats {
     /// Expanded nodes with more than six empty points.
     expanded_above_six: usize,
     table_hits: usize,
+    /// Line-dependent results reused from the side table.
+    recalled: usize,
+    /// Line-dependent results, by the number of line positions they depend on.
+    dependent_by_count: Vec<usize>,
     /// Moves dropped because they repeat a position of the line, by the length of the cycle.
     repeats_by_length: Vec<usize>,
     /// The first repetition met: the line's moves from the repeated position.
@@ -98,6 +102,21 @@ impl Stats {
         self.table_hits += 1;
     }
 
+    pub fn recalled(&mut self) {
+        self.recalled += 1;
+    }
+
+    /// Line-dependent results reused so far.
+    #[cfg(test)]
+    pub fn recalled_count(&self) -> usize {
+        self.recalled
+    }
+
+    /// A result that depends on `count` positions of the line above it.
+    pub fn dependent(&mut self, count: usize) {
+        bump(&mut self.dependent_by_count, count);
+    }
+
     pub fn visit(&mut self, visit: &Visit, outcome: Outcome) {
         let empty = visit.region.empty_points(visit.board).len();
         bump(&mut self.by_depth, visit.depth);
@@ -155,8 +174,9 @@ impl Stats {
         };
         format!(
             "solver stats: {} positions: settled {} finished {} split {} expanded {} (one-sided {}, above 6 empty {}, \
-             of which judged finished {}), after a capture {}, ko {}, table hits {}, recomputed {}\n\
-             by depth: {}\nby empty points: {}\ndeepest line: {}\nrepeats by cycle length: {}\nfirst cycle: {}",
+             of which judged finished {}), after a capture {}, ko {}, table hits {}, recalled {}, recomputed {}\n\
+             by depth: {}\nby empty points: {}\ndeepest line: {}\nrepeats by cycle length: {}\nfirst cycle: {}\n\
+             line-dependent results by dependencies: {}",
             self.visited(),
             self.settled,
             self.finished,
@@ -168,12 +188,14 @@ impl Stats {
             self.after_capture,
             self.ko,
             self.table_hits,
+            self.recalled,
             self.recomputed,
             list(&self.by_depth),
             list(&self.by_empty),
             moves(&self.deepest),
             list(&self.repeats_by_length),
-            moves(&self.first_cycle)
+            moves(&self.first_cycle),
+            list(&self.dependent_by_count)
         )
     }
 }

@@ -215,3 +215,37 @@ fn the_counters_account_for_every_position_visited() {
     assert_eq!(stats.visited(), search.visited);
     assert!(stats.report(&p.board).contains("by depth: 0:1"));
 }
+
+#[test]
+fn line_dependent_results_reused_keep_the_game() {
+    // The side table reuses results that avoided a repetition of the line where the same line
+    // positions are on the line again: the games must be those of the search that recomputes them.
+    let mut recalled_any = false;
+    for name in ["03-addition-method/07.sgf", "01-value-of-move/05.sgf"] {
+        let p = problem(name);
+        let mut games = Vec::new();
+        for recall in [true, false] {
+            let mut search = Search::new(&p.region, false, MAX_POSITIONS);
+            search.split = false;
+            search.recall = recall.then(Recall::new);
+            search.stats = Some(stats::Stats::default());
+            let root = search.node(&p.board, State::default(), None, 0).node;
+            let stats = search.stats.as_ref().expect("counters on");
+            recalled_any |= recall && stats.recalled_count() > 0;
+            games.push((root.game.clone(), search.visited));
+        }
+        assert!(
+            games[0].0.equals(&games[1].0),
+            "{name}: {} against {}",
+            games[0].0,
+            games[1].0
+        );
+        assert!(
+            games[0].1 <= games[1].1,
+            "{name}: {} positions against {}",
+            games[0].1,
+            games[1].1
+        );
+    }
+    assert!(recalled_any, "some line-dependent result was reused");
+}
