@@ -407,3 +407,61 @@ fn guard_effort() {
         );
     }
 }
+
+/// A random game on a `side` board, played until at most `empty` points are empty, with a capture on the
+/// way (the converse graph-history case needs a cycle, and cycles need captures); `None` if it ended.
+fn ending_after_a_capture(rng: &mut FastRng, side: usize, empty: usize) -> Option<Game> {
+    let mut g = Game::new(BoardSize::square(side).unwrap(), rules());
+    let mut captured = false;
+    // Random moves on past the first capture, until few enough points are empty.
+    for _ in 0..6 * side * side {
+        if g.is_over() || captured && g.board().empty_count() <= empty {
+            break;
+        }
+        let stones: Vec<Move> = g
+            .legal_moves()
+            .into_iter()
+            .filter(|m| *m != Move::Pass)
+            .collect();
+        let mv = stones.get(rng.below(stones.len().max(1))).copied();
+        let before = g.board().empty_count();
+        g.play(mv.unwrap_or(Move::Pass)).unwrap();
+        captured |= g.board().empty_count() > before;
+    }
+    let ended = g.is_over() || g.board().empty_count() > empty;
+    (captured && !ended).then_some(g)
+}
+
+#[test]
+fn whole_solves_per_move_solves_and_the_plain_search_agree_after_captures() {
+    let mut rng = FastRng::new(31);
+    let mut compared = 0;
+    for _ in 0..60 {
+        let Some(g) = ending_after_a_capture(&mut rng, 3, 5) else {
+            continue;
+        };
+        let Some(plain) = plain_value(&g, 16) else {
+            continue;
+        };
+        let mut solver = Solver::new(g.size(), g.rules()).unwrap();
+        let whole = solve(&mut solver, &g);
+        let board = g.board().render(None);
+        assert_eq!(whole, Some(plain), "whole against plain\n{board}");
+        // Each move alone with a fresh table (the root hook): the best of them is the position's value.
+        let (values, _) = per_move(&g, 5_000_000);
+        let settled: Vec<i32> = values.iter().flatten().copied().collect();
+        if settled.len() == values.len() {
+            let best = match g.to_move() {
+                Color::Black => settled.iter().max(),
+                Color::White => settled.iter().min(),
+            };
+            assert_eq!(
+                best,
+                Some(&plain),
+                "moves {values:?} against plain\n{board}"
+            );
+        }
+        compared += 1;
+    }
+    assert!(compared > 10, "only {compared} endings compared");
+}
