@@ -29,16 +29,19 @@
 //! reached. Each search returns the shallowest line position a ban in its subtree referred to (the
 //! game's history and the tree's path count as "above everything"); a node stores its result only when
 //! no ban reached above it, so a ko fight's results are kept at the node where the fight starts and never
-//! below it. The converse case, a stored subtree that would repeat a position another line's history
-//! holds, is not guarded within one solve (it needs a cycle through captures on both lines); across
-//! solves it is real: with one table kept over random 3x3 endings the solver disagreed with a plain
-//! search, so every solve starts with an empty table.
+//! below it. The converse case, a stored subtree reached again along a line one of whose earlier
+//! positions it would repeat (there that move is banned), is guarded by [`guard`]: each entry keeps a
+//! superset test of the positions searched below it and is used only where no earlier position of the
+//! solver's line passes it. The game's history and the tree's path are the same for every line of one
+//! solve, and every solve starts with an empty table.
 
 #[cfg(test)]
 mod effort;
+mod guard;
 mod safety;
 #[cfg(test)]
 pub use effort::Effort;
+use guard::Reach;
 
 use super::tree::RootPosition;
 use crate::go::{Board, BoardSize, Color, KoRule, Move, Point, Rules, zobrist};
@@ -262,6 +265,8 @@ struct Entry {
     lower: i8,
     upper: i8,
     best: u8,
+    /// The positions searched below it, used only on lines none of whose positions it may hold.
+    reach: Reach,
 }
 
 /// The move code of a pass (bits are 0..25).
@@ -277,18 +282,22 @@ const NO_REF: usize = usize::MAX;
 struct Depends {
     shallowest: usize,
     cut: bool,
+    /// The positions searched below (see [`guard`]).
+    reach: Reach,
 }
 
 impl Depends {
     const NOTHING: Depends = Depends {
         shallowest: NO_REF,
         cut: false,
+        reach: Reach::NONE,
     };
 
     fn and(self, other: Depends) -> Depends {
         Depends {
             shallowest: self.shallowest.min(other.shallowest),
             cut: self.cut || other.cut,
+            reach: self.reach.and(other.reach),
         }
     }
 }
@@ -312,8 +321,9 @@ pub struct Solver {
     geo: Geometry,
     ko: KoRule,
     table: HashMap<u64, Entry, FixedState>,
-    /// Superko keys of the solver's line, the solved position first.
+    /// Superko keys of the solver's line, the solved position first, and their stones.
     line: Vec<u128>,
+    line_stones: Vec<[u32; 2]>,
     nodes: u64,
     budget: u64,
     /// The depth at which lines are cut, and the value (Black's) a cut line gets: the worst or the best
@@ -340,6 +350,7 @@ impl Solver {
             ko: rules.ko,
             table: HashMap::with_hasher(FixedState::default()),
             line: Vec::with_capacity(CUTS[CUTS.len() - 1] + 2),
+            line_stones: Vec::with_capacity(CUTS[CUTS.len() - 1] + 2),
             nodes: 0,
             budget: 0,
             cut_depth: 0,
@@ -400,8 +411,8 @@ impl Solver {
         let pos = Position::of(board, &self.geo);
         self.budget = self.nodes + budget;
         self.table.clear();
-        self.line.clear();
-        self.line.push(self.superko_key(pos.hash, to_move));
+        self.clear_line();
+        self.push_line(&pos, to_move);
         let node = Node {
             pos,
             color: to_move,
@@ -470,9 +481,9 @@ impl Solver {
                     (pos.play(&self.geo, to_move, bit)?.0, 0)
                 }
             };
-            self.line.clear();
-            self.line.push(self.superko_key(pos.hash, to_move));
-            self.line.push(self.superko_key(next.hash, opponent));
+            self.clear_line();
+            self.push_line(&pos, to_move);
+            self.push_line(&next, opponent);
             let node = Node {
                 pos: next,
                 color: opponent,
@@ -512,8 +523,8 @@ impl Solver {
         let depth = self.line.len() - 1;
         if depth >= self.cut_depth {
             let cut = Depends {
-                shallowest: NO_REF,
                 cut: true,
+                ..Depends::NOTHING
             };
             #[cfg(test)]
             {
@@ -547,8 +558,9 @@ impl Solver {
             beta = beta.min(high);
         }
         let key = Solver::table_key(&pos, color, passes);
-        let mut hint = None;
-        if let Some(e) = self.table.get(&key) {
+        let entry = self.table.get(&key).copied();
+        let hint = entry.map(|e| e.best);
+        if let Some(e) = entry.filter(|e| !self.line_may_recur(&e.reach)) {
             let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
             if lower >= beta || lower == upper || upper <= alpha {
                 #[cfg(test)]
@@ -560,11 +572,14 @@ impl Solver {
                 } else {
                     upper
                 };
-                return Ok((value, Depends::NOTHING));
+                let below = Depends {
+                    reach: e.reach,
+                    ..Depends::NOTHING
+                };
+                return Ok((value, below));
             }
             alpha = alpha.max(lower);
             beta = beta.min(upper);
-            hint = Some(e.best);
         }
         let window = (alpha, beta);
         let (children, count) = self.children(&pos, color, hint, safe[0] | safe[1]);
@@ -587,7 +602,9 @@ impl Solver {
             #[cfg(test)]
             self.effort
                 .count_move(&self.geo, &next, color, code, captured);
-            self.line.push(self.superko_key(next.hash, opponent));
+            let next_key = self.superko_key(next.hash, opponent);
+            self.line.push(next_key);
+            self.line_stones.push(next.stones);
             let child = Node {
                 pos: next,
                 color: opponent,
@@ -596,8 +613,13 @@ impl Solver {
             };
             let found = self.search(outside, child, -beta, -alpha);
             self.line.pop();
+            self.line_stones.pop();
             let (value, below) = found?;
             depends = depends.and(below);
+            if code != PASS_CODE {
+                // A pass is never banned: only moves' positions can meet another line's.
+                depends.reach.add(&next, next_key);
+            }
             if -value > best.0 {
                 best = (-value, code);
             }
@@ -613,9 +635,29 @@ impl Solver {
                 true if self.cut_value * color.sign() < 0 => Bounds::Lower,
                 true => Bounds::Upper,
             };
-            self.store(key, best, window, side);
+            self.store(key, best, window, side, depends.reach);
         }
         Ok((best.0, depends))
+    }
+
+    fn clear_line(&mut self) {
+        self.line.clear();
+        self.line_stones.clear();
+    }
+
+    fn push_line(&mut self, pos: &Position, to_move: Color) {
+        self.line.push(self.superko_key(pos.hash, to_move));
+        self.line_stones.push(pos.stones);
+    }
+
+    /// Whether a position of the solver's line before its last may be among the positions `reach`
+    /// covers, so that a table entry searched along another line may not hold here (see [`guard`]).
+    fn line_may_recur(&self, reach: &Reach) -> bool {
+        let before = self.line.len() - 1;
+        self.line[..before]
+            .iter()
+            .zip(&self.line_stones[..before])
+            .any(|(&key, &stones)| reach.may_hold(stones, key))
     }
 
     /// Where the position with superko key `key` occurs before, as a reference (see [`BEFORE`]): the
@@ -636,12 +678,16 @@ impl Solver {
         (value, best): (i32, u8),
         (alpha, beta): (i32, i32),
         side: Bounds,
+        reach: Reach,
     ) {
         let entry = self.table.entry(key).or_insert(Entry {
             lower: -INFINITE as i8,
             upper: INFINITE as i8,
             best,
+            reach: Reach::NONE,
         });
+        // The bounds kept may come from either search: the entry holds where neither may repeat.
+        entry.reach = entry.reach.and(reach);
         let v = value as i8;
         let (lower, upper) = match side {
             Bounds::Both => (value > alpha, value < beta),
