@@ -186,10 +186,7 @@ fn the_table_agrees_with_a_plain_search_on_random_endings() {
         for _ in 0..games {
             let mut g = Game::new(size, rules());
             while g.board().empty_count() > empty && !g.is_over() {
-                let moves = g.legal_moves();
-                let stones: Vec<Move> = moves.into_iter().filter(|m| *m != Move::Pass).collect();
-                let mv = stones.get(rng.below(stones.len().max(1))).copied();
-                g.play(mv.unwrap_or(Move::Pass)).unwrap();
+                play_a_random_stone(&mut rng, &mut g);
             }
             if g.is_over() {
                 continue;
@@ -280,13 +277,7 @@ fn static_safety_bounds_hold_the_searched_value() {
         for _ in 0..60 {
             let mut g = Game::new(size, rules());
             while g.board().empty_count() > empty && !g.is_over() {
-                let stones: Vec<Move> = g
-                    .legal_moves()
-                    .into_iter()
-                    .filter(|m| *m != Move::Pass)
-                    .collect();
-                let mv = stones.get(rng.below(stones.len().max(1))).copied();
-                g.play(mv.unwrap_or(Move::Pass)).unwrap();
+                play_a_random_stone(&mut rng, &mut g);
             }
             if g.is_over() || g.consecutive_passes() > 0 {
                 continue;
@@ -408,6 +399,17 @@ fn guard_effort() {
     }
 }
 
+/// Plays a random legal move other than a pass (a pass when there is none).
+fn play_a_random_stone(rng: &mut FastRng, g: &mut Game) {
+    let stones: Vec<Move> = g
+        .legal_moves()
+        .into_iter()
+        .filter(|m| *m != Move::Pass)
+        .collect();
+    let mv = stones.get(rng.below(stones.len().max(1))).copied();
+    g.play(mv.unwrap_or(Move::Pass)).unwrap();
+}
+
 /// A random game on a `side` board, played until at most `empty` points are empty, with a capture on the
 /// way (the converse graph-history case needs a cycle, and cycles need captures); `None` if it ended.
 fn ending_after_a_capture(rng: &mut FastRng, side: usize, empty: usize) -> Option<Game> {
@@ -418,14 +420,8 @@ fn ending_after_a_capture(rng: &mut FastRng, side: usize, empty: usize) -> Optio
         if g.is_over() || captured && g.board().empty_count() <= empty {
             break;
         }
-        let stones: Vec<Move> = g
-            .legal_moves()
-            .into_iter()
-            .filter(|m| *m != Move::Pass)
-            .collect();
-        let mv = stones.get(rng.below(stones.len().max(1))).copied();
         let before = g.board().empty_count();
-        g.play(mv.unwrap_or(Move::Pass)).unwrap();
+        play_a_random_stone(rng, &mut g);
         captured |= g.board().empty_count() > before;
     }
     let ended = g.is_over() || g.board().empty_count() > empty;
