@@ -372,6 +372,7 @@ impl Solver {
     #[cfg(test)]
     pub fn with_cuts(mut self, cuts: &'static [usize], fresh_table_per_cut: bool) -> Solver {
         self.line = Vec::with_capacity(cuts[cuts.len() - 1] + 2);
+        self.line_stones = Vec::with_capacity(self.line.capacity());
         self.cuts = cuts;
         self.fresh_table_per_cut = fresh_table_per_cut;
         self
