@@ -71,8 +71,9 @@ impl Region {
 }
 
 /// For each colour, the region points emptied by capturing that colour's stones: the colour may play there
-/// again only with a move that captures (a ko retake, a snapback) or gives atari (a throw-in). This keeps local search from
-/// re-invading space just captured, where it would only cycle (see `docs/endgame.md`).
+/// again only with a move that captures (a ko retake, a snapback's recapture, play under the stones). This
+/// keeps local search from re-invading space just captured, where it would only cycle (see
+/// `docs/endgame.md`, which also names the one course line it cuts).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Sealed {
     masks: [u128; 2],

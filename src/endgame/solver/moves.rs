@@ -43,7 +43,7 @@ impl Search<'_> {
     }
 
     /// The position after `color` plays at `p`, or `None` when the move is illegal or re-enters sealed
-    /// captured space without threatening a capture.
+    /// captured space without capturing.
     pub(super) fn play(
         &self,
         board: &Board,
@@ -57,13 +57,8 @@ impl Search<'_> {
         let mut next = board.clone();
         let placed = next.place(color, p);
         if placed.captured == 0 && state.sealed.contains(self.region, color, p) {
-            // A throw-in back into captured space must at least threaten a capture.
-            let ataris = neighbours(p)
-                .iter()
-                .any(|&n| next.color_at(n) == Some(color.opponent()) && next.in_atari(n));
-            if !ataris {
-                return None;
-            }
+            // Back into captured space only with a capture: a mere atari there feeds capture cycles.
+            return None;
         }
         let gain = if self.area {
             0

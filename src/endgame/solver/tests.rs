@@ -1,4 +1,5 @@
 use super::*;
+use crate::endgame::problem::Problem;
 use crate::endgame::test_support::problem;
 use crate::go::BoardSize;
 
@@ -221,7 +222,7 @@ fn line_dependent_results_reused_keep_the_game() {
     // The side table reuses results that avoided a repetition of the line where the same line
     // positions are on the line again: the games must be those of the search that recomputes them.
     let mut recalled_any = false;
-    for name in ["03-addition-method/07.sgf", "01-value-of-move/05.sgf"] {
+    for name in ["06-value-of-ko/07.sgf", "01-value-of-move/05.sgf"] {
         let p = problem(name);
         let mut games = Vec::new();
         for recall in [true, false] {
@@ -248,4 +249,58 @@ fn line_dependent_results_reused_keep_the_game() {
         );
     }
     assert!(recalled_any, "some line-dependent result was reused");
+}
+
+/// Every move of the course's correct lines that the solver's move rule refuses (`problem: line`).
+fn refused_line_moves(
+    search: &Search,
+    board: &Board,
+    state: State,
+    children: &[crate::go::sgf::SgfNode],
+    line: &mut Vec<String>,
+    out: &mut Vec<String>,
+) {
+    for child in children {
+        let Some((color, crate::go::Move::Play(p))) = child.get_move() else {
+            continue;
+        };
+        line.push(format!("{}{}", color, p.to_gtp(board.size())));
+        if state.ban != Some((p, color)) {
+            match search.play(board, state, color, p) {
+                Some(next) => {
+                    refused_line_moves(search, &next.board, next.state, &child.children, line, out)
+                }
+                None => out.push(line.join(" ")),
+            }
+        }
+        line.pop();
+    }
+}
+
+/// The solver searches every move of the course's correct lines but one: in `07/03`, after Black's
+/// G19 captures four stones, White's F18 goes back into the captured space with an atari that captures
+/// nothing, which the sealed-space rule refuses (the price of ending capture cycles, `docs/endgame.md`).
+#[test]
+fn the_solver_searches_the_course_s_lines_but_one_atari_into_captured_space() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/endgame-dev");
+    let mut refused = Vec::new();
+    for path in Problem::find_all(std::path::Path::new(dir)).unwrap() {
+        let p = Problem::read(&path).unwrap();
+        let search = Search::new(&p.region, false, MAX_POSITIONS);
+        let mut board = p.board.clone();
+        board.clear_ko();
+        let mut found = Vec::new();
+        let mut line = Vec::new();
+        refused_line_moves(
+            &search,
+            &board,
+            State::default(),
+            &p.lines,
+            &mut line,
+            &mut found,
+        );
+        let name = path.strip_prefix(dir).unwrap().display().to_string();
+        refused.extend(found.into_iter().map(|l| format!("{name}: {l}")));
+    }
+    assert_eq!(refused, ["07-subtraction-method/03.sgf: BG19 WF18"]);
 }
