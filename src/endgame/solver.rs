@@ -73,11 +73,25 @@ pub struct Branch {
 
 impl Branch {
     /// The move to `child`, taking `prisoners` (added to the child's value: the child counts from its
-    /// own position).
-    fn to(point: Point, child: Arc<Node>, prisoners: i64, ko: bool) -> Branch {
+    /// own position). `shifted` remembers the child's game moved by the prisoners, so that a position
+    /// reached again by a capture of the same size shares that game instead of copying it.
+    fn to(
+        point: Point,
+        child: Arc<Node>,
+        prisoners: i64,
+        ko: bool,
+        shifted: &mut FastMap<(usize, i64), (Arc<Node>, Game)>,
+    ) -> Branch {
         let value = match prisoners {
             0 => child.game.clone(),
-            n => child.game.add(&Game::number(n)),
+            n => {
+                // Keyed by the node's address; the entry holds the node, so the address is not reused.
+                let key = (Arc::as_ptr(&child) as usize, n);
+                let (_, game) = shifted
+                    .entry(key)
+                    .or_insert_with(|| (child.clone(), child.game.add(&Game::number(n))));
+                game.clone()
+            }
         };
         Branch {
             point,
@@ -378,6 +392,8 @@ struct Search<'a> {
     area: bool,
     /// Solved positions of every search, main and nested, keyed by scope, hash and state.
     table: FastMap<TableKey, Arc<Node>>,
+    /// Solved games shifted by a capture's prisoners (`Branch::to`).
+    shifted: FastMap<(usize, i64), (Arc<Node>, Game)>,
     /// Positions on the current line (prisoners aside: a capture cycle repeats the board, not the
     /// prisoners), with their depth.
     path: FastMap<LineKey, usize>,
@@ -423,6 +439,7 @@ impl<'a> Search<'a> {
             context: 0,
             area,
             table: fast_map(),
+            shifted: fast_map(),
             path: fast_map(),
             line: Vec::new(),
             recall: REUSE_LINE_DEPENDENT.then(Recall::new),
@@ -577,7 +594,8 @@ impl<'a> Search<'a> {
                 }
                 let solved = self.child(color, &candidate, None, depth);
                 depends.merge(&solved.depends);
-                let branch = Branch::to(point, solved.node, candidate.gain, false);
+                let branch =
+                    Branch::to(point, solved.node, candidate.gain, false, &mut self.shifted);
                 match color {
                     Color::Black => black.push(branch),
                     Color::White => white.push(branch),
@@ -598,7 +616,13 @@ impl<'a> Search<'a> {
                 });
                 let solved = self.child(color, &candidate, context, depth);
                 depends.merge(&solved.depends);
-                let branch = Branch::to(candidate.point, solved.node, candidate.gain, true);
+                let branch = Branch::to(
+                    candidate.point,
+                    solved.node,
+                    candidate.gain,
+                    true,
+                    &mut self.shifted,
+                );
                 match color {
                     Color::Black => black.push(branch),
                     Color::White => white.push(branch),
