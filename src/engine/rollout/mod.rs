@@ -413,6 +413,20 @@ fn merge(
             .then(b.visits.cmp(&a.visits))
             .then(mover_rate(b).total_cmp(&mover_rate(a)))
     });
+    // The mover's best proven move leads when it is at least as good as the most visited move's
+    // estimate: its value is a bound the position cannot fall below, the estimate an average of
+    // playouts (a book reads the position's value from the first move).
+    let best_proven = (0..moves.len())
+        .filter(|&i| exact_of(moves[i].mv).is_some())
+        .max_by(|&i, &j| mover_score(&moves[i]).total_cmp(&mover_score(&moves[j])));
+    let lead_is_proven = match best_proven {
+        Some(i) if mover_score(&moves[i]) >= mover_score(&moves[0]) => {
+            let best = moves.remove(i);
+            moves.insert(0, best);
+            true
+        }
+        _ => false,
+    };
 
     let visits: u64 = sums.iter().map(|(_, s)| s.visits).sum();
     let n = visits.max(1) as f64;
@@ -435,8 +449,11 @@ fn merge(
         score_stdev: (score_sq - score_mean * score_mean).max(0.0).sqrt(),
         visits,
     };
-    if all_exact {
-        // The root's proven value is its best move's.
+    // The root's proven value is its best move's when every move is proven; otherwise its best proven
+    // move bounds it from the mover's side.
+    if all_exact
+        || lead_is_proven && mover_score(&moves[0]) > root.score_lead * f64::from(to_move.sign())
+    {
         root.score_lead = moves[0].score_lead;
         root.score_mean = moves[0].score_lead;
         root.winrate = moves[0].winrate;
