@@ -51,15 +51,16 @@ impl Search<'_> {
         color: Color,
         p: Point,
     ) -> Option<Candidate> {
+        // Back into captured space only with a capture: a mere atari there feeds capture cycles. Tested
+        // before the board is copied, as most such moves are refused.
+        if state.sealed.contains(self.region, color, p) && !captures_at(board, color, p) {
+            return None;
+        }
         if board.check(color, p, false).is_err() {
             return None;
         }
         let mut next = board.clone();
         let placed = next.place(color, p);
-        if placed.captured == 0 && state.sealed.contains(self.region, color, p) {
-            // Back into captured space only with a capture: a mere atari there feeds capture cycles.
-            return None;
-        }
         let gain = if self.area {
             0
         } else {
@@ -125,9 +126,16 @@ impl Search<'_> {
 /// opposing chain or connects its own chain in atari to another of its chains. Running out into empty
 /// space outside the region is not local play: the space beyond the region counts as settled.
 fn takes_or_connects(board: &Board, color: Color, p: Point) -> bool {
-    neighbours(p).iter().any(|&n| match board.color_at(n) {
-        Some(c) if c == color => !board.in_atari(n),
-        Some(_) => board.in_atari(n),
-        None => false,
-    })
+    captures_at(board, color, p)
+        || neighbours(p)
+            .iter()
+            .any(|&n| board.color_at(n) == Some(color) && !board.in_atari(n))
+}
+
+/// Whether `color` playing at the empty point `p` captures: a neighbouring opposing chain is in atari,
+/// so `p` is its last liberty.
+fn captures_at(board: &Board, color: Color, p: Point) -> bool {
+    neighbours(p)
+        .iter()
+        .any(|&n| board.color_at(n) == Some(color.opponent()) && board.in_atari(n))
 }
