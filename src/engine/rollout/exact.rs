@@ -57,11 +57,12 @@ const ROOT_MAX_EMPTY: usize = 9;
 /// Exact root values on boards of at most this many points (4x4): 5x5 endings of 9 empty points cost
 /// millions of nodes per move, which made 5x5 self-play (coevolution) ten times slower.
 const ROOT_MAX_AREA: usize = 16;
-/// Nodes one root move may cost before it goes without an exact value.
-const ROOT_BUDGET: u64 = 2_000_000;
-/// Nodes per requested visit: a query's exact solves cost in proportion to the search it asked for, so a
-/// 30-visit self-play move stays quick while a book's 2,000-visit expansion gets the full budget.
-const NODES_PER_VISIT: u64 = 1_000;
+/// Nodes one root move may cost before it goes without an exact value: 4x4 endings of 8 empty points take
+/// 2.1–2.5 million, so a 9-empty root's moves settle with this (docs/rollout.md, issue #5 seeds).
+const ROOT_BUDGET: u64 = 4_000_000;
+/// Nodes per requested visit: exact solves cost in proportion to the search asked for, so a 30-visit
+/// self-play move stays quick while a book's 1,000-visit quick re-search gets the full budget.
+const NODES_PER_VISIT: u64 = 4_000;
 
 /// The node budget per root move for a query of `visits` (`None`: limited by time only).
 pub fn root_budget(visits: Option<u64>) -> u64 {
