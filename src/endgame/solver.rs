@@ -664,10 +664,13 @@ impl<'a> Search<'a> {
                 let best = best_mean(&white, Color::White).unwrap_or(Rational::ZERO);
                 Game::Number(best - self.leisure())
             }
-            (false, false) => Game::new(
-                black.iter().map(|b| b.value.clone()).collect(),
-                white.iter().map(|b| b.value.clone()).collect(),
-            ),
+            (false, false) => {
+                let game = Game::new(
+                    black.iter().map(|b| b.value.clone()).collect(),
+                    white.iter().map(|b| b.value.clone()).collect(),
+                );
+                self.as_it_stands(game, board, settlement, &black, &white)
+            }
         };
         if let Some(stats) = &mut self.stats {
             let one_sided = black.is_empty() != white.is_empty();
@@ -682,6 +685,31 @@ impl<'a> Search<'a> {
             recall.store(key, resolution, &depends, &self.line, node.clone());
         }
         Solved { node, depends }
+    }
+}
+
+impl Search<'_> {
+    /// A cold node (its game is a number: every move loses for the mover) is worth its count as it
+    /// stands when that count lies strictly between the two colours' options: nobody moves, as in a
+    /// seki. Its game alone is the simplest number between the options, which ignores the count (a seki
+    /// beside two points of Black's territory, both colours' moves self-ataris, read 0 for 2). Territory
+    /// fills, pruned as moves, would pin the number there in the theory: a Black fill is an option of
+    /// the count less a point, a White one of the count plus a point.
+    fn as_it_stands(
+        &self,
+        game: Game,
+        board: &Board,
+        settlement: &Settlement,
+        black: &[Branch],
+        white: &[Branch],
+    ) -> Game {
+        if !game.is_number() {
+            return game;
+        }
+        let count = Game::number(settlement.count(board, self.region, self.area));
+        let below = black.iter().all(|b| !count.le(&b.value));
+        let above = white.iter().all(|w| !w.value.le(&count));
+        if below && above { count } else { game }
     }
 }
 

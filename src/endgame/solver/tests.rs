@@ -304,3 +304,25 @@ fn the_solver_searches_the_course_s_lines_but_one_atari_into_captured_space() {
     }
     assert_eq!(refused, ["07-subtraction-method/03.sgf: BG19 WF18"]);
 }
+
+#[test]
+fn a_seki_beside_territory_counts_as_it_stands() {
+    // 07-subtraction-method/05: after Black D18 and D19 (two prisoners) Black's G17-G19 and White's
+    // E17-E19 share their last two liberties, a seki whose every move is a self-atari. The node's
+    // options alone made it the simplest number between them (2 with the prisoners); as it stands it is
+    // C18 and C19 for Black plus the prisoners, 4, and the problem's answer follows.
+    let p = problem("07-subtraction-method/05.sgf");
+    let s = solve(&p.board, &p.region, Scoring::Territory).unwrap();
+    let branch = |node: &Node, color: Color, point: &str| {
+        node.branches(color)
+            .iter()
+            .find(|b| b.point == crate::endgame::test_support::at(point))
+            .cloned()
+            .expect("the move is searched")
+    };
+    let d18 = branch(&s.root, Color::Black, "D18");
+    let seki = branch(d18.child.as_deref().unwrap(), Color::Black, "D19");
+    assert_eq!(seki.value.as_number(), Some(Rational::integer(4)));
+    assert_eq!(s.value(), Rational::integer(10));
+    assert_eq!(Some(s.value()), p.answer);
+}
