@@ -372,7 +372,9 @@ fn simplify(mut left: Vec<Game>, mut right: Vec<Game>) -> Game {
             }
         }
         if !changed {
-            return candidate;
+            return one_sided_number(&left, &right)
+                .map(Game::Number)
+                .unwrap_or(candidate);
         }
         left = new_left;
         right = new_right;
@@ -415,6 +417,26 @@ fn canonical_options(game: &Game, side: Side) -> Option<Vec<Game>> {
             Side::Right => vec![Game::Number(x + step)],
         }
     })
+}
+
+/// A game with options on one side only is a number. Reversals find it when they pass through dyadic
+/// numbers, but one through a ko's non-dyadic number is skipped (it has no canonical options), and the
+/// game would stay a number in disguise, which the comparisons with numbers (by translation) get wrong:
+/// `5 ≤ {{2|8/9}|}` held, since Right has no move. Each option is reversed by Right's answer, and a
+/// non-dyadic number's Left options lie just below it, so the game is the simplest number beyond the
+/// stops its options reach (`{{2|8/9}|}` = 1, as `{{2|1/2}|}` = `{0|}` = 1).
+fn one_sided_number(left: &[Game], right: &[Game]) -> Option<Rational> {
+    match (left.is_empty(), right.is_empty()) {
+        (false, true) => Some(Rational::simplest_between(
+            left.iter().map(Game::right_stop).max(),
+            None,
+        )),
+        (true, false) => Some(Rational::simplest_between(
+            None,
+            right.iter().map(Game::left_stop).min(),
+        )),
+        _ => None,
+    }
 }
 
 /// If every option is a number and Left's all lie below Right's, the game is the simplest number between.

@@ -121,6 +121,18 @@ fn dominated_and_reversible_options_are_removed() {
 }
 
 #[test]
+fn a_one_sided_game_is_a_number_even_through_a_ko_value() {
+    // Through a dyadic answer the reversal finds it: {{2|1/2}|} = {0|} = 1.
+    assert_eq!(g("{{2|1/2}|}").as_number(), Some(r("1")));
+    // Through a ko's 8/9 the reversal is skipped; the game is still the number 1, not a game that
+    // every number lies below (Right has no move, so `5 ≤ G` held by translation).
+    let ko = g("{{2|8/9}|}");
+    assert_eq!(ko.as_number(), Some(r("1")));
+    assert!(!g("5").le(&ko));
+    assert_eq!(g("{|{-8/9|-2}}").as_number(), Some(r("-1")));
+}
+
+#[test]
 fn games_compare_and_add() {
     assert!(g("*").add(&g("*")).equals(&g("0")));
     assert_eq!(g("{3|0}").add(&g("1")).to_string(), "{4|1}");
