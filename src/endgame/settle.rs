@@ -134,8 +134,12 @@ impl Settlement {
 struct Spheres<'a> {
     /// The whole region searched: a point of it outside the part being assessed is nobody's sphere.
     whole: &'a Region,
-    /// 0: not yet worked out; 1: nobody's; 2: Black's; 3: White's.
+    /// The sphere by the stones outside the region alone. 0: not yet worked out; 1: nobody's; 2:
+    /// Black's; 3: White's.
     known: [u8; GRID],
+    /// Whether a stone of the region is within reach (then the sphere depends on what is judged).
+    /// 0: not yet worked out; 1: no; 2: yes.
+    near_region: [u8; GRID],
 }
 
 /// How far (through empty points outside the region) a point's sphere looks for stones.
@@ -146,23 +150,35 @@ impl Spheres<'_> {
         Spheres {
             whole,
             known: [0; GRID],
+            near_region: [0; GRID],
         }
     }
 
-    /// The colour whose stones outside the region are nearest to the empty outside point `p` (through
-    /// empty outside points, within `SPHERE_REACH`), or `None` when both are as near or neither is. Local
-    /// play never fills such a point; the course counts it as part of the wall behind it, so a stone of
-    /// the other colour gains no safety from it, and an area it closes is not open.
-    fn of(&mut self, board: &Board, p: Point) -> Option<Color> {
+    /// The colour whose stones are nearest to the empty outside point `p` (through empty outside points,
+    /// within `SPHERE_REACH`), or `None` when both are as near or neither is. Local play never fills such
+    /// a point; the course counts it as part of the wall behind it, so a stone of the other colour gains
+    /// no safety from it, and an area it closes is not open. The wall is every stone but those `judged`:
+    /// stones outside the region, and stones in it (a wall's stones are often marked in the region: an
+    /// invader at D19 between Black's C18 and E18 is not anchored by E19 beside E18), except the chain
+    /// or area whose fate is being decided, which cannot be its own wall: a stone `p` of the region
+    /// counts when `counts(p)`.
+    fn of(&mut self, board: &Board, p: Point, counts: impl Fn(Point) -> bool) -> Option<Color> {
         if self.whole.contains(p) {
             return None;
         }
+        // Cached when no stone of the region is within reach: then only the stones outside decide.
         if self.known[p.index()] == 0 {
-            self.known[p.index()] = match nearest_outside_colour(board, self.whole, p) {
+            self.known[p.index()] = match nearest_colour(board, self.whole, p, |_| true) {
                 None => 1,
                 Some(Color::Black) => 2,
                 Some(Color::White) => 3,
             };
+        }
+        if self.near_region[p.index()] == 0 {
+            self.near_region[p.index()] = 1 + region_stone_within_reach(board, self.whole, p) as u8;
+        }
+        if self.near_region[p.index()] == 2 {
+            return nearest_colour(board, self.whole, p, counts);
         }
         match self.known[p.index()] {
             2 => Some(Color::Black),
@@ -172,7 +188,50 @@ impl Spheres<'_> {
     }
 }
 
-fn nearest_outside_colour(board: &Board, whole: &Region, p: Point) -> Option<Color> {
+/// The outside empty points within `SPHERE_REACH - 1` steps of `p` (through empty outside points), `p`
+/// included, into `seen`; returns how many.
+fn reach(board: &Board, whole: &Region, p: Point, seen: &mut [Point; 32]) -> usize {
+    seen[0] = p;
+    let mut seen_len = 1;
+    let mut frontier = 0..1;
+    for _ in 1..SPHERE_REACH {
+        let next_start = seen_len;
+        for i in frontier.clone() {
+            for n in neighbours(seen[i]) {
+                if !whole.contains(n)
+                    && board.cell(n) == Cell::Empty
+                    && seen_len < seen.len()
+                    && !seen[..seen_len].contains(&n)
+                {
+                    seen[seen_len] = n;
+                    seen_len += 1;
+                }
+            }
+        }
+        frontier = next_start..seen_len;
+    }
+    seen_len
+}
+
+/// Whether a stone of the region lies next to an outside point within reach of `p`.
+fn region_stone_within_reach(board: &Board, whole: &Region, p: Point) -> bool {
+    let mut seen = [p; 32];
+    let len = reach(board, whole, p, &mut seen);
+    seen[..len].iter().any(|&q| {
+        neighbours(q)
+            .iter()
+            .any(|&n| whole.contains(n) && board.color_at(n).is_some())
+    })
+}
+
+/// The colour of the nearest stones to `p` through empty outside points: stones outside the region,
+/// and stones of the region for which `counts` holds.
+fn nearest_colour(
+    board: &Board,
+    whole: &Region,
+    p: Point,
+    counts: impl Fn(Point) -> bool,
+) -> Option<Color> {
     // Within SPHERE_REACH steps of a point there are at most 25 points: fixed buffers, no allocation.
     let mut seen = [p; 32];
     let mut seen_len = 1;
@@ -183,6 +242,11 @@ fn nearest_outside_colour(board: &Board, whole: &Region, p: Point) -> Option<Col
         for i in frontier.clone() {
             for n in neighbours(seen[i]) {
                 if whole.contains(n) {
+                    if let Some(c) = board.color_at(n)
+                        && counts(n)
+                    {
+                        found[c.index()] = true;
+                    }
                     continue;
                 }
                 match board.cell(n) {
@@ -286,8 +350,8 @@ fn collect_chains(
             chain_of[q.index()] = id;
             scratch.stones.push(q);
             let mut outside = None;
-            let mut anchor = false;
             let mut liberties = Liberties::default();
+            scratch.liberties.clear();
             let mut i = start;
             while i < scratch.stones.len() {
                 for n in neighbours(scratch.stones[i]) {
@@ -299,13 +363,21 @@ fn collect_chains(
                         liberties.see(n);
                         if !region.contains(n) {
                             outside = Some(n);
-                            anchor |= spheres.of(board, n) != opponent;
+                            if !scratch.liberties.contains(&n) {
+                                scratch.liberties.push(n);
+                            }
                         }
                     }
                 }
                 i += 1;
             }
-            let anchored = anchor && liberties.at_least_two();
+            // The chain's own stones are not the wall of its liberties' spheres.
+            let chain_of = &*chain_of;
+            let anchored = liberties.at_least_two()
+                && scratch
+                    .liberties
+                    .iter()
+                    .any(|&n| spheres.of(board, n, |s| chain_of[s.index()] != id) != opponent);
             if let Some(last) = outside.filter(|_| !liberties.at_least_two())
                 && !outside_last.contains(&last)
             {
@@ -347,6 +419,7 @@ fn collect_areas(
         let mut open = false;
         area_of[start.index()] = id;
         scratch.points.push(start);
+        scratch.liberties.clear();
         let mut i = first;
         while i < scratch.points.len() {
             let p = scratch.points[i];
@@ -363,7 +436,9 @@ fn collect_areas(
                         }
                     }
                     Cell::Empty if !region.contains(n) => {
-                        open |= spheres.of(board, n) != colour;
+                        if !scratch.liberties.contains(&n) {
+                            scratch.liberties.push(n);
+                        }
                     }
                     _ if !region.contains(n) => open = true,
                     _ => {
@@ -376,6 +451,12 @@ fn collect_areas(
             }
             i += 1;
         }
+        // The area's own stones (the opponent's, whose fate it decides) are not the wall.
+        let area_of = &*area_of;
+        open |= scratch
+            .liberties
+            .iter()
+            .any(|&n| spheres.of(board, n, |s| area_of[s.index()] != id) != colour);
         scratch.areas.push(Area {
             points: first..scratch.points.len(),
             empties: first_empty..scratch.empties.len(),
@@ -507,7 +588,7 @@ fn assess_colour(
             alive[chain] = true;
         }
     }
-    for area in areas.iter() {
+    for (index, area) in areas.iter().enumerate() {
         let bordering = &borders[area.borders.clone()];
         if area.open || bordering.is_empty() || !bordering.iter().all(|&b| alive[b as usize]) {
             continue;
@@ -518,7 +599,8 @@ fn assess_colour(
                 || neighbours(e).iter().any(|&n| {
                     board.cell(n) == Cell::Empty
                         && !region.contains(n)
-                        && spheres.of(board, n) == Some(color)
+                        && spheres.of(board, n, |s| area_of[s.index()] as usize != index)
+                            == Some(color)
                 })
         };
         let owned = sealed_area(area) || empties[area.empties.clone()].iter().all(|&e| walled(e));
@@ -626,6 +708,33 @@ mod tests {
         let s = Settlement::assess(&board, &region, &Sealed::default());
         assert!(s.is_safe(at("D19")));
         assert!(s.outside_last_liberties().is_empty());
+    }
+
+    #[test]
+    fn the_wall_s_stones_in_the_region_make_the_sphere_of_a_point_beside_them() {
+        // 04-value-of-reverse-sente/01 after Black D16: Black's C18 and E18 are marked in the region,
+        // with D19 between them; C19 and E19 lie outside it. White's invader at D19 has liberties C19 and
+        // E19: E19's nearest stone is Black's E18 (the invader itself is not its own wall), so it is
+        // Black's sphere, the invader is not anchored, and after Black D18 it is dead in Black's
+        // territory. With only the stones outside counted, E19 was nobody's and D19 lived.
+        let black = [
+            "A18", "B18", "C18", "C17", "E18", "D16", "E16", "F16", "G16",
+        ];
+        let white = ["A17", "B17", "C16", "B15", "D15", "E15", "C14"];
+        let problem = region(&[
+            "C18", "C17", "C16", "D16", "E16", "E17", "E18", "D18", "D17", "D19", "F17",
+        ]);
+        let mut board = board_with(&black, &white);
+        board.setup_stone(Color::White, at("D19"));
+        let s = Settlement::assess(&board, &problem, &Sealed::default());
+        assert!(!s.is_safe(at("D19")));
+        board.setup_stone(Color::Black, at("D18"));
+        let s = Settlement::assess(&board, &problem, &Sealed::default());
+        assert!(!s.is_safe(at("D19")));
+        assert_eq!(s.owner(at("D19")), Some(Color::Black));
+        assert!(s.is_settled(&board, &problem, false));
+        // D17, E17, F17, and D19 with its dead stone as a prisoner.
+        assert_eq!(s.count(&board, &problem, false), 5);
     }
 
     #[test]

@@ -326,3 +326,17 @@ fn a_seki_beside_territory_counts_as_it_stands() {
     assert_eq!(s.value(), Rational::integer(10));
     assert_eq!(Some(s.value()), p.answer);
 }
+
+#[test]
+fn an_invader_beside_the_wall_s_stones_in_the_region_is_not_anchored_outside() {
+    // 04-value-of-reverse-sente/01: after Black D16, White's D19 has liberties C19 and E19 outside the
+    // region, next to Black's C18 and E18, which are marked in the region. Their spheres are Black's, so
+    // D19 dies in Black's territory and Black's D16 is worth 5. When only the stones outside the region
+    // made a sphere, E19 was nobody's, D19 was anchored by it, and the exact solver read 1 3/4 for 2.
+    let p = problem("04-value-of-reverse-sente/01.sgf");
+    let s = solve(&p.board, &p.region, Scoring::Territory).unwrap();
+    assert_eq!(s.temperature(), Rational::integer(1));
+    assert_eq!(s.mean(), Rational::integer(4));
+    assert_eq!(s.value(), Rational::integer(2));
+    assert_eq!(Some(s.value()), p.answer);
+}
