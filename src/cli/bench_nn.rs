@@ -57,6 +57,9 @@ pub struct SearchBenchArgs {
     threads: usize,
     #[arg(long)]
     spin: bool,
+    /// cpu, cuda or cuda:N
+    #[arg(long, default_value = "cpu")]
+    device: String,
     /// Seconds of raw evaluation before and after the search, for the ratio (0: skip)
     #[arg(long, default_value_t = 2.0)]
     raw_seconds: f64,
@@ -168,6 +171,7 @@ pub fn nn(args: NnBenchArgs) -> Result<ExitCode> {
         }
         results.push(serde_json::json!({
             "batch": batch,
+            "fallback": evaluator.fallback(),
             "evals_per_sec": rate.per_sec,
             "evals_per_cpu_sec": rate.per_cpu_sec,
         }));
@@ -178,6 +182,7 @@ pub fn nn(args: NnBenchArgs) -> Result<ExitCode> {
             "size": size.to_string(),
             "threads": args.threads,
             "spinning": args.spin,
+            "device": args.device,
             "results": results,
         });
         println!("{}", serde_json::to_string(&json)?);
@@ -194,7 +199,7 @@ pub fn search(args: SearchBenchArgs) -> Result<ExitCode> {
     };
     let game = args.position.game()?;
     let size = game.size();
-    let options = session(args.threads, args.spin, "cpu")?;
+    let options = session(args.threads, args.spin, &args.device)?;
     let params = SearchParams {
         batch_size: args.batch.max(1),
         ..SearchParams::default()
@@ -205,6 +210,9 @@ pub fn search(args: SearchBenchArgs) -> Result<ExitCode> {
     };
     let model = tengen::nn::import::onnx_for(PathBuf::from(model).as_path())?;
     let evaluator = Evaluator::open(&model, &options, batch_options)?;
+    if let Some(reason) = evaluator.fallback() {
+        eprintln!("tengen: {reason}");
+    }
     let engine = MctsEngine::new(evaluator.clone(), params);
 
     // The raw rate at the same batch size, measured in the same run before and after the search (the
@@ -258,6 +266,8 @@ pub fn search(args: SearchBenchArgs) -> Result<ExitCode> {
             "visits_vs_raw_per_cpu_sec": visits_per_cpu_sec / raw_cpu,
             "batch": params.batch_size,
             "threads": args.threads,
+            "device": args.device,
+            "fallback": evaluator.fallback(),
             "best_move": best,
         });
         println!("{}", serde_json::to_string(&json)?);
