@@ -1,6 +1,12 @@
-//! The evaluator: one thread per network that owns the ONNX Runtime session, gathers requests from every
-//! search into batches (up to a maximum size, or until a short deadline passes), runs them and answers
-//! each request on its own channel. Searches never touch the session, and nothing runs on tokio's workers.
+//! The evaluator: one queue that every search sends its requests to, and one or more threads that each own
+//! an ONNX Runtime session, take requests off the queue in batches (up to a maximum size, or until a short
+//! deadline passes) and answer each request on its own channel. Searches never touch a session, and
+//! nothing runs on tokio's workers.
+//!
+//! Several sessions of one network (one per core on the CPU) run batches side by side: a Go network's
+//! convolutions are too small for ORT's intra-op threads to share one batch well, while separate sessions
+//! each keep a core busy. A thread that has a batch ready does not wait for more while another session is
+//! idle, so one search with two batches in flight keeps two sessions busy.
 
 use super::features::{Features, GLOBAL_FEATURES, SPATIAL_PLANES};
 use super::import::names;
@@ -8,9 +14,9 @@ use super::output::{NnEval, RawOutput, postprocess};
 use super::runtime::{Device, RuntimeError, SessionOptions, open_session};
 use crate::go::{BoardSize, Game};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How requests are grouped.
@@ -38,13 +44,14 @@ struct Request {
     reply: Reply,
 }
 
-/// A handle to the evaluator thread of one network; cheap to clone and share between searches.
+/// A handle to the evaluator threads of one network; cheap to clone and share between searches.
 #[derive(Clone)]
 pub struct Evaluator {
     requests: Sender<Request>,
     model: Arc<PathBuf>,
     device: Device,
     fallback: Option<Arc<str>>,
+    sessions: usize,
     stats: Arc<Stats>,
 }
 
@@ -56,44 +63,65 @@ pub struct Stats {
 }
 
 impl Evaluator {
-    /// Loads ONNX Runtime if needed, opens `model` on its own thread and returns once it is ready.
+    /// Loads ONNX Runtime if needed, opens `model` in as many sessions as `session` asks for, each on its
+    /// own thread, and returns once all are ready.
     pub fn open(
         model: &Path,
         session: &SessionOptions,
         batch: BatchOptions,
     ) -> Result<Evaluator, RuntimeError> {
         let (requests, incoming) = mpsc::channel::<Request>();
-        let (ready_tx, ready_rx) = mpsc::channel();
-        let path = model.to_path_buf();
-        let options = session.clone();
+        let queue = Arc::new(Queue {
+            incoming: Mutex::new(incoming),
+            idle: AtomicUsize::new(0),
+        });
+        let count = session.session_count().max(1);
         let stats = Arc::new(Stats::default());
-        let thread_stats = stats.clone();
-        std::thread::Builder::new()
-            .name("tengen-nn".into())
-            .spawn(move || match open_session(&path, &options) {
-                Ok(opened) => {
-                    let _ = ready_tx.send(Ok((opened.device, opened.fallback)));
-                    serve(opened.session, incoming, batch, &thread_stats);
-                }
-                Err(e) => {
-                    let _ = ready_tx.send(Err(e));
-                }
-            })
-            .map_err(|e| RuntimeError::Session {
-                path: model.to_path_buf(),
-                detail: e.to_string(),
-            })?;
-        let (device, fallback) = ready_rx.recv().map_err(|_| RuntimeError::Session {
+        let (ready_tx, ready_rx) = mpsc::channel();
+        let spawn_failed = |e: std::io::Error| RuntimeError::Session {
             path: model.to_path_buf(),
-            detail: "the evaluator thread stopped while opening the network".into(),
-        })??;
+            detail: e.to_string(),
+        };
+        for i in 0..count {
+            let (path, options, queue) = (model.to_path_buf(), session.clone(), queue.clone());
+            let (ready_tx, stats) = (ready_tx.clone(), stats.clone());
+            std::thread::Builder::new()
+                .name(format!("tengen-nn-{i}"))
+                .spawn(move || match open_session(&path, &options) {
+                    Ok(opened) => {
+                        let _ = ready_tx.send(Ok((opened.device, opened.fallback)));
+                        serve(opened.session, &queue, batch, &stats);
+                    }
+                    Err(e) => {
+                        let _ = ready_tx.send(Err(e));
+                    }
+                })
+                .map_err(spawn_failed)?;
+        }
+        drop(ready_tx);
+        let mut opened = None;
+        for _ in 0..count {
+            // On an error the sender is dropped on return, and the threads already serving stop.
+            let ready = ready_rx.recv().map_err(|_| RuntimeError::Session {
+                path: model.to_path_buf(),
+                detail: "an evaluator thread stopped while opening the network".into(),
+            })??;
+            opened.get_or_insert(ready);
+        }
+        let (device, fallback) = opened.unwrap_or((Device::Cpu, None));
         Ok(Evaluator {
             requests,
             model: Arc::new(model.to_path_buf()),
             device,
             fallback: fallback.map(Into::into),
+            sessions: count,
             stats,
         })
+    }
+
+    /// How many sessions run this network's batches.
+    pub fn sessions(&self) -> usize {
+        self.sessions
     }
 
     pub fn model(&self) -> &Path {
@@ -155,34 +183,65 @@ impl Pending {
     }
 }
 
-fn serve(
-    mut session: ort::session::Session,
-    incoming: Receiver<Request>,
-    options: BatchOptions,
-    stats: &Stats,
-) {
+/// The requests of every search, shared by the session threads.
+struct Queue {
+    incoming: Mutex<Receiver<Request>>,
+    /// Session threads not running a batch (waiting for the queue or for requests).
+    idle: AtomicUsize,
+}
+
+fn serve(mut session: ort::session::Session, queue: &Queue, options: BatchOptions, stats: &Stats) {
     let max_batch = options.max_batch.max(1);
-    while let Ok(first) = incoming.recv() {
-        let mut pending = vec![first];
-        let mut count = pending[0].items.len();
-        let deadline = Instant::now() + options.deadline;
-        while count < max_batch {
-            let now = Instant::now();
-            let next = match incoming.try_recv() {
-                Ok(r) => Ok(r),
-                Err(_) if now >= deadline => break,
-                Err(_) => incoming.recv_timeout(deadline - now),
+    queue.idle.fetch_add(1, Ordering::SeqCst);
+    loop {
+        let pending = {
+            let Ok(incoming) = queue.incoming.lock() else {
+                return;
             };
-            match next {
-                Ok(r) => {
-                    count += r.items.len();
-                    pending.push(r);
-                }
-                Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => break,
-            }
-        }
+            let Ok(first) = incoming.recv() else {
+                return;
+            };
+            queue.idle.fetch_sub(1, Ordering::SeqCst);
+            gather(&incoming, first, &queue.idle, options.deadline, max_batch)
+        };
         run_pending(&mut session, pending, max_batch, stats);
+        queue.idle.fetch_add(1, Ordering::SeqCst);
     }
+}
+
+/// The batch that starts with `first`: whatever is queued, up to `max_batch` positions; then, unless another
+/// session is idle and could run the next requests at once, more as they come until the deadline.
+fn gather(
+    incoming: &Receiver<Request>,
+    first: Request,
+    idle: &AtomicUsize,
+    deadline: Duration,
+    max_batch: usize,
+) -> Vec<Request> {
+    let mut count = first.items.len();
+    let mut pending = vec![first];
+    let deadline = Instant::now() + deadline;
+    while count < max_batch {
+        let next = match incoming.try_recv() {
+            Ok(r) => Ok(r),
+            Err(_) if idle.load(Ordering::SeqCst) > 0 => break,
+            Err(_) => {
+                let now = Instant::now();
+                if now >= deadline {
+                    break;
+                }
+                incoming.recv_timeout(deadline - now)
+            }
+        };
+        match next {
+            Ok(r) => {
+                count += r.items.len();
+                pending.push(r);
+            }
+            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    pending
 }
 
 /// Runs every pending request, in batches of one board size and at most `max_batch` positions.

@@ -63,6 +63,10 @@ impl Device {
 /// How sessions use the machine.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SessionOptions {
+    /// Sessions of one network, each on its own thread, all fed by the one batcher; 0 picks one per core on
+    /// the CPU (ORT's intra-op threads do not scale on the small convolutions of a Go network, separate
+    /// sessions do) and one on a GPU.
+    pub sessions: usize,
     /// ORT's intra-op threads per session.
     pub intra_threads: usize,
     /// Whether idle intra-op workers spin-wait. Off by default: on a small busy machine spinning steals the
@@ -74,6 +78,7 @@ pub struct SessionOptions {
 impl Default for SessionOptions {
     fn default() -> Self {
         SessionOptions {
+            sessions: 0,
             intra_threads: 1,
             spinning: false,
             device: Device::Cpu,
@@ -81,12 +86,31 @@ impl Default for SessionOptions {
     }
 }
 
+impl SessionOptions {
+    /// The number of sessions to open: as set, or one per available core on the CPU and one on a GPU.
+    pub fn session_count(&self) -> usize {
+        match (self.sessions, self.device) {
+            (0, Device::Cpu) => std::thread::available_parallelism()
+                .map_or(1, usize::from)
+                .clamp(1, MAX_AUTO_SESSIONS),
+            (0, Device::Cuda(_)) => 1,
+            (n, _) => n,
+        }
+    }
+}
+
+/// The most sessions "one per core" opens: beyond this a Go network's batches are too small to keep more
+/// cores busy, and each session holds its own copy of the weights.
+const MAX_AUTO_SESSIONS: usize = 8;
+
 /// The `[onnxruntime]` section of tengen's `config.toml`.
 #[derive(Debug, Clone, Default, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RuntimeConfig {
     /// Path of `libonnxruntime.so`.
     pub library: Option<PathBuf>,
+    /// Sessions per network (0 or absent: one per core on the CPU).
+    pub sessions: Option<usize>,
     pub intra_threads: Option<usize>,
     pub spinning: Option<bool>,
     /// `cpu`, `cuda` or `cuda:N`.
@@ -125,6 +149,9 @@ impl RuntimeConfig {
     /// Session options from the config, defaults where it is silent.
     pub fn session_options(&self) -> Result<SessionOptions, RuntimeError> {
         let mut options = SessionOptions::default();
+        if let Some(n) = self.sessions {
+            options.sessions = n;
+        }
         if let Some(n) = self.intra_threads {
             options.intra_threads = n.max(1);
         }
@@ -426,7 +453,7 @@ mod tests {
     #[test]
     fn the_config_section_sets_threads_spinning_and_device() {
         let path = Path::new("config.toml");
-        let text = "[tui]\ntheme = \"dark\"\n[onnxruntime]\nintra_threads = 2\nspinning = true\ndevice = \"cuda:1\"\n";
+        let text = "[tui]\ntheme = \"dark\"\n[onnxruntime]\nsessions = 3\nintra_threads = 2\nspinning = true\ndevice = \"cuda:1\"\n";
         let options = RuntimeConfig::parse(text, path)
             .unwrap()
             .session_options()
@@ -434,17 +461,26 @@ mod tests {
         assert_eq!(
             options,
             SessionOptions {
+                sessions: 3,
                 intra_threads: 2,
                 spinning: true,
                 device: Device::Cuda(1)
             }
         );
-        // Silence means the defaults: one thread, no spinning, the CPU.
+        assert_eq!(options.session_count(), 3);
+        // Silence means the defaults: one session per core, one thread each, no spinning, the CPU.
         let options = RuntimeConfig::parse("", path)
             .unwrap()
             .session_options()
             .unwrap();
         assert_eq!(options, SessionOptions::default());
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        assert_eq!(options.session_count(), cores.clamp(1, MAX_AUTO_SESSIONS));
+        let gpu = SessionOptions {
+            device: Device::Cuda(0),
+            ..SessionOptions::default()
+        };
+        assert_eq!(gpu.session_count(), 1, "one GPU, one session");
         let err = RuntimeConfig::parse("[onnxruntime]\nthreads = 2\n", path)
             .unwrap_err()
             .to_string();
