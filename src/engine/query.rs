@@ -26,6 +26,10 @@ pub struct Query {
     pub report_every: Option<Duration>,
     /// Seed for engines that are random; the same seed and query give the same result.
     pub seed: u64,
+    /// Searches of one position that carry the same key may share their tree where their bans allow it: a
+    /// later search may start from an earlier one's tree less the subtrees of the moves it bans. Engines
+    /// that keep no tree ignore it. A book expansion's full search and its quick re-search share one.
+    pub share_tree: Option<u64>,
 }
 
 impl Query {
@@ -43,6 +47,7 @@ impl Query {
             include_ownership: false,
             report_every: None,
             seed: 0,
+            share_tree: None,
         }
     }
 

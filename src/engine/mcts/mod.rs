@@ -1,54 +1,41 @@
 //! `mcts`: PUCT search guided by a neural network (KataGo's networks, imported to ONNX), the engine
 //! behind the engine spec `onnx:PATH`.
 //!
-//! One search thread per analysis descends the tree, gathers a batch of leaves (each leaving a virtual
-//! loss on its path), encodes them and hands them to the shared [`Evaluator`] while it gathers the next
-//! batch: two batches are in flight, so the network thread never waits for the tree. Evaluations are
-//! cached by position (stones, ko, player, the history the network sees, rules), so transpositions and
-//! repeated analyses of a position cost nothing. The root's network output is averaged over the board's
-//! symmetries, as KataGo's book stores it, and banned root moves are removed with the policy renormalised
-//! over the rest (KataGo's `avoid` with rescaling).
+//! A search runs one or more search threads over one tree (`search.rs`). Each thread descends the tree,
+//! gathers a batch of leaves (each leaving a virtual loss on its path), encodes them and hands them to the
+//! shared [`Evaluator`] while it gathers the next batch: two batches per thread are in flight, so the
+//! network's sessions never wait for the tree. Evaluations are cached by position (stones, ko, player, the
+//! history the network sees, rules) for every search of the engine, so transpositions and repeated
+//! analyses of a position cost nothing; a cached leaf still goes through the batch it was gathered in, so
+//! that a single-threaded search grows the same tree whatever the cache holds. The root's network output
+//! is averaged over the board's symmetries, as KataGo's book stores it, once per position; banned root
+//! moves are removed with the policy renormalised over the rest (KataGo's `avoid` with rescaling).
 
+pub mod cache;
+mod search;
+mod shared;
 pub mod tree;
 
-use super::{Analysis, CancelToken, Engine, EngineError, MoveInfo, Query, Report, RootInfo};
-use crate::go::{Color, Game, Move, Setup, Symmetry, score};
-use crate::nn::{
-    BatchOptions, Evaluator, Features, NnEval, Pending, RawOutput, encode, postprocess,
-};
-use std::collections::HashMap;
+use super::{Analysis, Engine, EngineError, Query};
+use crate::go::{Color, Game, Move, Setup, Symmetry};
+use crate::nn::{BatchOptions, Evaluator, NnEval, encode, postprocess};
+use cache::{EVAL_CACHE_BYTES, EvalCache, ROOT_CACHE_BYTES};
 use std::hash::{Hash, Hasher};
 use std::path::Path;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-use tokio::sync::mpsc;
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+use tree::Edge;
 pub use tree::SearchParams;
-use tree::{Edge, NodeId, Tree, Utility, sign};
 
 /// Visits searched when a query sets neither a visit nor a time limit.
 pub const DEFAULT_VISITS: u64 = 1_000;
-/// Cached evaluations kept before the cache starts over.
-const CACHE_CAPACITY: usize = 200_000;
 
-/// Network evaluations by position key, shared by every search of one engine.
-#[derive(Default)]
-struct NnCache {
-    entries: Mutex<HashMap<u128, Arc<NnEval>>>,
-}
-
-impl NnCache {
-    fn get(&self, key: u128) -> Option<Arc<NnEval>> {
-        self.entries.lock().ok()?.get(&key).cloned()
-    }
-
-    fn insert(&self, key: u128, eval: Arc<NnEval>) {
-        if let Ok(mut map) = self.entries.lock() {
-            if map.len() >= CACHE_CAPACITY {
-                map.clear();
-            }
-            map.insert(key, eval);
-        }
-    }
+/// Counters of the searches an engine ran, for benchmarks.
+#[derive(Debug, Default)]
+pub struct SearchStats {
+    pub searches: AtomicU64,
+    /// Visits added by searches (a search that starts from a shared tree counts only its new ones).
+    pub visits: AtomicU64,
 }
 
 fn mix(mut x: u64) -> u64 {
@@ -82,12 +69,15 @@ pub fn position_key(game: &Game) -> u128 {
     key ^ ((h as u128) << 32 | mix(h ^ 0x5555) as u128)
 }
 
-/// The network-guided engine.
+/// The network-guided engine. Clones share the evaluator, the caches and the counters.
 #[derive(Clone)]
 pub struct MctsEngine {
     evaluator: Evaluator,
     params: SearchParams,
-    cache: Arc<NnCache>,
+    cache: Arc<EvalCache>,
+    root_cache: Arc<EvalCache>,
+    trees: Arc<shared::SharedTrees>,
+    stats: Arc<SearchStats>,
 }
 
 impl MctsEngine {
@@ -95,7 +85,10 @@ impl MctsEngine {
         MctsEngine {
             evaluator,
             params,
-            cache: Arc::new(NnCache::default()),
+            cache: Arc::new(EvalCache::new(EVAL_CACHE_BYTES)),
+            root_cache: Arc::new(EvalCache::new(ROOT_CACHE_BYTES)),
+            trees: Arc::new(shared::SharedTrees::default()),
+            stats: Arc::new(SearchStats::default()),
         }
     }
 
@@ -138,6 +131,15 @@ impl MctsEngine {
         self.params
     }
 
+    pub fn stats(&self) -> &SearchStats {
+        &self.stats
+    }
+
+    /// Evaluations held by the cache.
+    pub fn cached_evaluations(&self) -> usize {
+        self.cache.len()
+    }
+
     fn failure(&self, e: crate::nn::RuntimeError) -> EngineError {
         EngineError::Died {
             engine: self.name(),
@@ -156,11 +158,21 @@ impl MctsEngine {
         Ok(eval)
     }
 
-    /// The root's evaluation averaged over the board's symmetries.
-    pub fn root_eval(&self, game: &Game) -> Result<NnEval, EngineError> {
+    /// The root's evaluation averaged over the board's symmetries, computed once per position.
+    pub fn root_eval(&self, game: &Game) -> Result<Arc<NnEval>, EngineError> {
         if !self.params.root_symmetries {
-            return self.evaluate_cached(game).map(|e| (*e).clone());
+            return self.evaluate_cached(game);
         }
+        let key = position_key(game);
+        if let Some(hit) = self.root_cache.get(key) {
+            return Ok(hit);
+        }
+        let eval = Arc::new(self.symmetry_average(game)?);
+        self.root_cache.insert(key, eval.clone());
+        Ok(eval)
+    }
+
+    fn symmetry_average(&self, game: &Game) -> Result<NnEval, EngineError> {
         let size = game.size();
         let symmetries = Symmetry::group(size);
         let games: Vec<Game> = symmetries
@@ -197,305 +209,6 @@ impl MctsEngine {
         avg.white_score_mean = mean(|e| e.white_score_mean);
         avg.white_score_stdev = mean(|e| e.white_score_stdev);
         Ok(avg)
-    }
-
-    /// Runs a whole search on the calling thread, sending reports during the search to `progress` when the
-    /// query asks for them. Returns the final report.
-    pub fn search(
-        &self,
-        query: &Query,
-        cancel: &CancelToken,
-        progress: Option<&mpsc::Sender<Result<Report, EngineError>>>,
-    ) -> Result<Report, EngineError> {
-        let root_game = query.game()?;
-        if root_game.is_over() {
-            return Err(EngineError::BadQuery(
-                "the game is over: two passes ended it".into(),
-            ));
-        }
-        let root_eval = self.root_eval(&root_game)?;
-        let size = root_game.size();
-        let utility = Utility {
-            static_factor: self.params.static_score_utility_factor,
-            dynamic_factor: self.params.dynamic_score_utility_factor,
-            center: root_eval.white_score_mean as f64,
-            scale: (0.75 * (size.area() as f64).sqrt()).max(1.0),
-        };
-        let mut search = Search {
-            engine: self,
-            tree: Tree::new(self.params, root_game.to_move()),
-            utility,
-            root_game,
-            ownership_sum: vec![0.0; size.area()],
-            ownership_count: 0,
-        };
-        search.expand(
-            Tree::ROOT,
-            &search.root_game.clone(),
-            &root_eval,
-            &query.avoid,
-        )?;
-        if search.tree.node(Tree::ROOT).edges.is_empty() {
-            return Err(EngineError::BadQuery(
-                "every legal move is in the avoid list: nothing to search".into(),
-            ));
-        }
-        search.record(Tree::ROOT, &[Tree::ROOT], &root_eval, false);
-
-        let visit_limit = match (query.max_visits, query.max_time) {
-            (None, None) => Some(DEFAULT_VISITS),
-            (v, _) => v,
-        };
-        let deadline = query.max_time.map(|t| Instant::now() + t);
-        let mut next_report = query
-            .report_every
-            .map(|e| Instant::now() + e.max(Duration::from_millis(10)));
-        let mut in_flight: Option<(Pending, Vec<Leaf>)> = None;
-        loop {
-            let visits = search.tree.node(Tree::ROOT).visits;
-            let pending = in_flight.as_ref().map_or(0, |(_, l)| l.len() as u64);
-            let stop = cancel.is_cancelled()
-                || deadline.is_some_and(|d| Instant::now() >= d)
-                || visit_limit.is_some_and(|v| visits + pending >= v);
-            let budget = visit_limit.map_or(u64::MAX, |v| v.saturating_sub(visits + pending));
-            let next = if stop {
-                None
-            } else {
-                let leaves = search.gather(self.params.batch_size.max(1).min(budget as usize))?;
-                if leaves.is_empty() {
-                    None
-                } else {
-                    let features: Vec<Features> = leaves.iter().map(|l| encode(&l.game)).collect();
-                    Some((
-                        self.evaluator
-                            .submit(features)
-                            .map_err(|e| self.failure(e))?,
-                        leaves,
-                    ))
-                }
-            };
-            if let Some((answers, leaves)) = in_flight.take() {
-                let outputs = answers.wait().map_err(|e| self.failure(e))?;
-                search.absorb(leaves, outputs)?;
-            }
-            in_flight = next;
-            if stop && in_flight.is_none() {
-                break;
-            }
-            if let (Some(tx), Some(at)) = (progress, next_report)
-                && Instant::now() >= at
-            {
-                next_report = query
-                    .report_every
-                    .map(|e| Instant::now() + e.max(Duration::from_millis(10)));
-                // A slow reader loses intermediate reports, never the final one.
-                let _ = tx.try_send(Ok(search.report(query, &root_eval, false)));
-            }
-        }
-        Ok(search.report(query, &root_eval, true))
-    }
-}
-
-/// A leaf waiting for its evaluation.
-struct Leaf {
-    path: Vec<NodeId>,
-    game: Game,
-}
-
-/// The state of one search.
-struct Search<'e> {
-    engine: &'e MctsEngine,
-    tree: Tree,
-    utility: Utility,
-    root_game: Game,
-    /// White's ownership summed over every evaluation backed up to the root.
-    ownership_sum: Vec<f64>,
-    ownership_count: u64,
-}
-
-enum Descent {
-    Leaf(Box<Leaf>),
-    /// Reached a leaf already waiting for its evaluation: the batch is as wide as the tree allows now.
-    Busy,
-    /// Backed up at once (a finished game or a cached evaluation).
-    Done,
-}
-
-impl Search<'_> {
-    /// Descends up to `count` times, returning the leaves that need the network.
-    fn gather(&mut self, count: usize) -> Result<Vec<Leaf>, EngineError> {
-        let mut leaves = Vec::new();
-        let mut attempts = 0;
-        while leaves.len() < count && attempts < count * 4 {
-            attempts += 1;
-            match self.descend()? {
-                Descent::Leaf(leaf) => leaves.push(*leaf),
-                Descent::Busy => break,
-                Descent::Done => {}
-            }
-        }
-        Ok(leaves)
-    }
-
-    fn descend(&mut self) -> Result<Descent, EngineError> {
-        let mut id = Tree::ROOT;
-        let mut game = self.root_game.clone();
-        let mut path = vec![Tree::ROOT];
-        loop {
-            let node = self.tree.node(id);
-            if node.pending {
-                return Ok(Descent::Busy);
-            }
-            if !node.expanded {
-                break;
-            }
-            let Some(edge) = self.tree.select_edge(id) else {
-                // No legal move left here (cannot happen while passing is legal): score the board.
-                self.tree.backup(
-                    &path,
-                    self.utility.terminal(-score::final_score(&game)),
-                    false,
-                );
-                return Ok(Descent::Done);
-            };
-            let mv = self.tree.node(id).edges[edge].mv;
-            if game.play(mv).is_err() {
-                // The policy only offers legal moves, so this is a superko the history makes illegal
-                // along this path only: drop the edge here.
-                self.tree.node_mut(id).edges.remove(edge);
-                continue;
-            }
-            id = self.tree.child(id, edge);
-            path.push(id);
-            if game.is_over() {
-                self.tree.backup(
-                    &path,
-                    self.utility.terminal(-score::final_score(&game)),
-                    false,
-                );
-                return Ok(Descent::Done);
-            }
-        }
-        if let Some(eval) = self.engine.cache.get(position_key(&game)) {
-            self.expand(id, &game, &eval, &[])?;
-            self.record(id, &path, &eval, false);
-            return Ok(Descent::Done);
-        }
-        for &n in &path {
-            self.tree.node_mut(n).virtual_losses += 1;
-        }
-        self.tree.node_mut(id).pending = true;
-        Ok(Descent::Leaf(Box::new(Leaf { path, game })))
-    }
-
-    /// Expands and backs up a batch of evaluated leaves.
-    fn absorb(&mut self, leaves: Vec<Leaf>, outputs: Vec<RawOutput>) -> Result<(), EngineError> {
-        for (leaf, raw) in leaves.into_iter().zip(outputs) {
-            let eval = Arc::new(postprocess(&leaf.game, &raw));
-            self.engine
-                .cache
-                .insert(position_key(&leaf.game), eval.clone());
-            let id = *leaf.path.last().unwrap_or(&Tree::ROOT);
-            self.tree.node_mut(id).pending = false;
-            self.expand(id, &leaf.game, &eval, &[])?;
-            self.record(id, &leaf.path, &eval, true);
-        }
-        Ok(())
-    }
-
-    /// Gives `id` an edge for every legal move the policy allows, minus `avoid`, renormalised.
-    fn expand(
-        &mut self,
-        id: NodeId,
-        game: &Game,
-        eval: &NnEval,
-        avoid: &[Move],
-    ) -> Result<(), EngineError> {
-        let node = self.tree.node_mut(id);
-        node.edges = edges_for(game, eval, avoid);
-        node.expanded = true;
-        Ok(())
-    }
-
-    fn record(&mut self, _id: NodeId, path: &[NodeId], eval: &NnEval, had_virtual_loss: bool) {
-        self.tree
-            .backup(path, self.utility.sample(eval), had_virtual_loss);
-        for (sum, &o) in self.ownership_sum.iter_mut().zip(&eval.white_ownership) {
-            *sum += o as f64;
-        }
-        self.ownership_count += 1;
-    }
-
-    fn report(&self, query: &Query, root_eval: &NnEval, is_final: bool) -> Report {
-        let tree = &self.tree;
-        let root = tree.node(Tree::ROOT);
-        let to_move = self.root_game.to_move();
-        let chooser = sign(to_move);
-        let size = self.root_game.size();
-        let moves = tree
-            .ranked_root_edges()
-            .into_iter()
-            .filter_map(|(i, lcb)| {
-                let edge = &root.edges[i];
-                let child = tree.node(edge.child?);
-                let n = child.visits as f64;
-                let white_win = child.win_sum / n;
-                let mover_win = if to_move == Color::White {
-                    white_win
-                } else {
-                    1.0 - white_win
-                };
-                let mean_utility = chooser * child.utility_sum / n;
-                let mut pv = vec![edge.mv];
-                pv.extend(tree.principal_variation(edge.child?, 12));
-                Some(MoveInfo {
-                    mv: edge.mv,
-                    visits: child.visits,
-                    winrate: 1.0 - white_win,
-                    score_lead: -child.lead_sum / n,
-                    // The network's prior as KataGo reports it: before banned moves are removed (the search
-                    // itself uses the renormalised one).
-                    prior: root_eval.prior(size, edge.mv) as f64,
-                    pv,
-                    // The utility's confidence radius, in win-chance units (utility spans twice as much).
-                    lcb: lcb.map(|l| (mover_win - (mean_utility - l) / 2.0).clamp(0.0, 1.0)),
-                })
-            })
-            .collect();
-        let n = root.visits.max(1) as f64;
-        let score_mean = -root.score_mean_sum / n;
-        let score_stdev = (root.score_sq_sum / n - score_mean * score_mean)
-            .max(0.0)
-            .sqrt();
-        let policy = query.include_policy.then(|| {
-            let mut p: Vec<f32> = root_eval
-                .policy
-                .iter()
-                .map(|v| v.unwrap_or(f32::NAN))
-                .collect();
-            p.push(root_eval.policy_pass);
-            p
-        });
-        let ownership = query.include_ownership.then(|| {
-            let count = self.ownership_count.max(1) as f64;
-            self.ownership_sum
-                .iter()
-                .map(|s| (-s / count) as f32)
-                .collect()
-        });
-        Report {
-            moves,
-            root: RootInfo {
-                winrate: 1.0 - root.win_sum / n,
-                score_lead: -root.lead_sum / n,
-                score_mean,
-                score_stdev,
-                visits: root.visits,
-            },
-            policy,
-            ownership,
-            is_final,
-        }
     }
 }
 

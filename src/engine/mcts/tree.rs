@@ -26,6 +26,9 @@ pub struct SearchParams {
     pub dynamic_score_utility_factor: f64,
     /// Leaves gathered per network call (each carrying a virtual loss).
     pub batch_size: usize,
+    /// Search threads per search, each with two batches in flight. One thread is deterministic; more
+    /// interleave their descents (each leaves a virtual loss) and vary a little from run to run.
+    pub threads: usize,
     /// Average the root's network output over the board's symmetries.
     pub root_symmetries: bool,
 }
@@ -43,6 +46,7 @@ impl Default for SearchParams {
             static_score_utility_factor: 0.1,
             dynamic_score_utility_factor: 0.3,
             batch_size: 8,
+            threads: 1,
             root_symmetries: true,
         }
     }
@@ -257,6 +261,18 @@ impl Tree {
             n.score_mean_sum += sample.score_mean;
             n.score_sq_sum += sample.score_sq;
         }
+    }
+
+    /// Takes a subtree's statistics out of the root, when its move leaves the search.
+    pub fn subtract_from_root(&mut self, child: &Node) {
+        let root = self.node_mut(Tree::ROOT);
+        root.visits = root.visits.saturating_sub(child.visits);
+        root.utility_sum -= child.utility_sum;
+        root.utility_sq_sum -= child.utility_sq_sum;
+        root.win_sum -= child.win_sum;
+        root.lead_sum -= child.lead_sum;
+        root.score_mean_sum -= child.score_mean_sum;
+        root.score_sq_sum -= child.score_sq_sum;
     }
 
     /// The root's edges in the order they are reported: the LCB choice first, then by visits.
