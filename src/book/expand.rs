@@ -211,9 +211,24 @@ async fn search(
     seed: u64,
     cancel: &CancelToken,
 ) -> Result<Report, EngineError> {
+    search_sharing(engine, game, avoid, visits, seed, None, cancel).await
+}
+
+/// A search that may share its tree with another of the same position under the same key (the engine
+/// decides: see `Query::share_tree`).
+async fn search_sharing(
+    engine: &dyn Engine,
+    game: &Game,
+    avoid: &[Move],
+    visits: u64,
+    seed: u64,
+    share_tree: Option<u64>,
+    cancel: &CancelToken,
+) -> Result<Report, EngineError> {
     let mut query = Query::from_game(game).with_visits(visits).avoiding(avoid);
     query.include_policy = true;
     query.seed = seed;
+    query.share_tree = share_tree;
     let analysis = engine.analyze(query);
     let token = analysis.cancel_token();
     tokio::select! {
@@ -256,9 +271,20 @@ pub async fn run_searches(
         });
     }
     let seed = settings.seed ^ (plan.node.0 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    // The full search and the quick re-search share a tree: the re-search bans the moves just added
+    // besides and starts from the full search's visits to the others. One key per expansion.
+    let share = Some(seed ^ (plan.avoid.len() as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
     // The prior with nothing avoided, from the cheapest possible query, alongside the full search.
     let (full, raw) = futures::join!(
-        search(engine, game, &plan.avoid, settings.max_visits, seed, cancel),
+        search_sharing(
+            engine,
+            game,
+            &plan.avoid,
+            settings.max_visits,
+            seed,
+            share,
+            cancel
+        ),
         search(engine, game, &[], 1, seed ^ 7, cancel)
     );
     let full = full?;
@@ -301,12 +327,13 @@ pub async fn run_searches(
         if left.is_empty() {
             Ok(exhausted_values(game.to_move()))
         } else {
-            let r = search(
+            let r = search_sharing(
                 engine,
                 game,
                 &avoid_after,
                 settings.quick_visits,
                 seed ^ 1,
+                share,
                 cancel,
             )
             .await?;
