@@ -17,7 +17,8 @@ pub enum BenchCommand {
     Nn(super::bench_nn::NnBenchArgs),
     /// Visits and network evaluations per second of the mcts engine
     Search(super::bench_nn::SearchBenchArgs),
-    /// A synthetic opening book: load time, memory per node and edge, backup + cost update per expansion
+    /// A synthetic opening book: load time, memory per node and edge, backup + cost update per expansion;
+    /// with --grow, a book grown by an engine: nodes, visits and network evaluations per second
     Book(crate::cli::bench_book::BookBenchArgs),
     /// The rollout engine's search from the empty board: playouts per second through the tree
     Rollout(RolloutArgs),

@@ -1,6 +1,6 @@
-//! `tengen bench book`: the store and backup targets on a synthetic book (issue 5): load a 1,000,000-node
-//! book in under 1 s, under 200 bytes of resident memory per node plus per edge, and an expansion's backup
-//! plus cost update in under 10 ms.
+//! `tengen bench book`: the store and backup targets on a synthetic book: load a 1,000,000-node book in
+//! under 1 s, under 200 bytes of resident memory per node plus per edge, and an expansion's backup plus
+//! cost update in under 10 ms. With `--grow`, a book grown by an engine instead (`bench_grow.rs`).
 
 use anyhow::{Context, Result};
 use clap::Args;
@@ -24,6 +24,8 @@ pub struct BookBenchArgs {
     /// Internal: load this book in a fresh process and report time and memory
     #[arg(long, hide = true)]
     load_only: Option<PathBuf>,
+    #[command(flatten)]
+    grow: super::bench_grow::GrowArgs,
 }
 
 /// Field `k` of the calling thread's scheduler statistics in seconds (Linux): 0 is its CPU time, 1 the
@@ -48,6 +50,9 @@ fn rss_bytes() -> Option<u64> {
 }
 
 pub fn run(args: BookBenchArgs) -> Result<ExitCode> {
+    if args.grow.grow {
+        return super::bench_grow::run(args.grow, args.seed);
+    }
     if let Some(path) = args.load_only {
         let before = rss_bytes().unwrap_or(0);
         // What `tengen book` does: read the snapshot with its cached values (and the log, empty here).

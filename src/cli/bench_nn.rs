@@ -24,8 +24,11 @@ pub struct NnBenchArgs {
     /// Batch sizes to measure, comma-separated
     #[arg(long, default_value = "1,8,32", value_delimiter = ',')]
     batch: Vec<usize>,
-    /// ONNX Runtime intra-op threads
-    #[arg(long, default_value_t = 2)]
+    /// Sessions of the network to measure, comma-separated (0: one per core, as the engines do)
+    #[arg(long, default_value = "0", value_delimiter = ',')]
+    sessions: Vec<usize>,
+    /// ONNX Runtime intra-op threads per session
+    #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Let idle ORT threads spin (off by default: it loses on small busy machines)
     #[arg(long)]
@@ -52,8 +55,14 @@ pub struct SearchBenchArgs {
     /// Leaves per network call
     #[arg(long, default_value_t = 8)]
     batch: usize,
-    /// ONNX Runtime intra-op threads
-    #[arg(long, default_value_t = 2)]
+    /// Search threads (each keeps two batches in flight; more than one is not deterministic)
+    #[arg(long, default_value_t = 1)]
+    search_threads: usize,
+    /// Sessions of the network (0: one per core)
+    #[arg(long, default_value_t = 0)]
+    sessions: usize,
+    /// ONNX Runtime intra-op threads per session
+    #[arg(long, default_value_t = 1)]
     threads: usize,
     #[arg(long)]
     spin: bool,
@@ -67,8 +76,14 @@ pub struct SearchBenchArgs {
     json: bool,
 }
 
-fn session(threads: usize, spin: bool, device: &str) -> Result<SessionOptions> {
+pub(crate) fn session(
+    sessions: usize,
+    threads: usize,
+    spin: bool,
+    device: &str,
+) -> Result<SessionOptions> {
     Ok(SessionOptions {
+        sessions,
         intra_threads: threads.max(1),
         spinning: spin,
         device: tengen::nn::Device::parse(device).with_context(|| format!("--device {device}"))?,
@@ -121,7 +136,8 @@ struct Rate {
     per_cpu_sec: f64,
 }
 
-/// Raw evaluations per second at one batch size, through the evaluator thread.
+/// Raw evaluations per second at one batch size, through the evaluator, with two groups in flight per
+/// session so that every session has one to run while the next is queued.
 fn raw_rate(
     evaluator: &Evaluator,
     positions: &[Features],
@@ -130,12 +146,29 @@ fn raw_rate(
 ) -> Result<Rate> {
     let batch = batch.max(1);
     let group: Vec<Features> = positions.iter().cycle().take(batch).cloned().collect();
-    evaluator.evaluate_features(group.clone())?; // warm-up: ORT plans the shapes on the first run
+    // Warm-up: ORT plans the shapes on each session's first run.
+    let warm: Vec<_> = (0..evaluator.sessions())
+        .map(|_| evaluator.submit(group.clone()))
+        .collect::<Result<_, _>>()?;
+    for pending in warm {
+        pending.wait()?;
+    }
+    let depth = 2 * evaluator.sessions();
     let start = Instant::now();
     let cpu_start = cpu_seconds();
+    let mut in_flight = std::collections::VecDeque::new();
     let mut done = 0usize;
     while start.elapsed() < Duration::from_secs_f64(seconds) {
-        evaluator.evaluate_features(group.clone())?;
+        while in_flight.len() < depth {
+            in_flight.push_back(evaluator.submit(group.clone())?);
+        }
+        if let Some(oldest) = in_flight.pop_front() {
+            oldest.wait()?;
+            done += batch;
+        }
+    }
+    for pending in in_flight {
+        pending.wait()?;
         done += batch;
     }
     let cpu = (cpu_seconds() - cpu_start).max(0.01);
@@ -147,34 +180,40 @@ fn raw_rate(
 
 pub fn nn(args: NnBenchArgs) -> Result<ExitCode> {
     let size = BoardSize::parse(&args.size)?;
-    let options = session(args.threads, args.spin, &args.device)?;
     let positions = sample_positions(size, 64);
     let mut results = Vec::new();
-    for &batch in &args.batch {
-        let evaluator = Evaluator::open(
-            &args.model,
-            &options,
-            BatchOptions {
-                max_batch: batch.max(1),
-                ..BatchOptions::default()
-            },
-        )?;
-        if let Some(reason) = evaluator.fallback() {
-            eprintln!("tengen: {reason}");
+    for &sessions in &args.sessions {
+        let options = session(sessions, args.threads, args.spin, &args.device)?;
+        for &batch in &args.batch {
+            let evaluator = Evaluator::open(
+                &args.model,
+                &options,
+                BatchOptions {
+                    max_batch: batch.max(1),
+                    ..BatchOptions::default()
+                },
+            )?;
+            if let Some(reason) = evaluator.fallback() {
+                eprintln!("tengen: {reason}");
+            }
+            let rate = raw_rate(&evaluator, &positions, batch, args.seconds)?;
+            if !args.json {
+                println!(
+                    "sessions {:>2} x {} thread(s), batch {batch:>3}: {:>8.1} evals/s, {:>8.1} evals per CPU-second",
+                    evaluator.sessions(),
+                    args.threads,
+                    rate.per_sec,
+                    rate.per_cpu_sec
+                );
+            }
+            results.push(serde_json::json!({
+                "sessions": evaluator.sessions(),
+                "batch": batch,
+                "fallback": evaluator.fallback(),
+                "evals_per_sec": rate.per_sec,
+                "evals_per_cpu_sec": rate.per_cpu_sec,
+            }));
         }
-        let rate = raw_rate(&evaluator, &positions, batch, args.seconds)?;
-        if !args.json {
-            println!(
-                "batch {batch:>3}: {:>8.1} evals/s, {:>8.1} evals per CPU-second",
-                rate.per_sec, rate.per_cpu_sec
-            );
-        }
-        results.push(serde_json::json!({
-            "batch": batch,
-            "fallback": evaluator.fallback(),
-            "evals_per_sec": rate.per_sec,
-            "evals_per_cpu_sec": rate.per_cpu_sec,
-        }));
     }
     if args.json {
         let json = serde_json::json!({
@@ -199,9 +238,10 @@ pub fn search(args: SearchBenchArgs) -> Result<ExitCode> {
     };
     let game = args.position.game()?;
     let size = game.size();
-    let options = session(args.threads, args.spin, &args.device)?;
+    let options = session(args.sessions, args.threads, args.spin, &args.device)?;
     let params = SearchParams {
         batch_size: args.batch.max(1),
+        threads: args.search_threads.max(1),
         ..SearchParams::default()
     };
     let batch_options = BatchOptions {
@@ -265,7 +305,9 @@ pub fn search(args: SearchBenchArgs) -> Result<ExitCode> {
             "visits_vs_raw": visits_per_sec / raw,
             "visits_vs_raw_per_cpu_sec": visits_per_cpu_sec / raw_cpu,
             "batch": params.batch_size,
+            "sessions": evaluator.sessions(),
             "threads": args.threads,
+            "search_threads": params.threads,
             "device": args.device,
             "fallback": evaluator.fallback(),
             "best_move": best,
@@ -273,9 +315,12 @@ pub fn search(args: SearchBenchArgs) -> Result<ExitCode> {
         println!("{}", serde_json::to_string(&json)?);
     } else {
         println!(
-            "{} visits in {secs:.2} s: {visits_per_sec:.1} visits/s ({visits_per_cpu_sec:.1} per CPU-second), \
-             {evals} network evaluations ({evals_per_sec:.1}/s); best {best}",
+            "{} visits in {secs:.2} s ({} session(s), {} search thread(s)): {visits_per_sec:.1} visits/s \
+             ({visits_per_cpu_sec:.1} per CPU-second), {evals} network evaluations ({evals_per_sec:.1}/s); \
+             best {best}",
             report.root.visits,
+            evaluator.sessions(),
+            params.threads,
         );
         if !raw.is_nan() {
             println!(

@@ -4,6 +4,7 @@ mod analyze;
 mod args;
 mod bench;
 mod bench_book;
+mod bench_grow;
 mod bench_nn;
 mod bench_ui;
 mod book;
