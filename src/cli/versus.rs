@@ -1,6 +1,7 @@
-//! `tengen match`: an engine against a GTP opponent (GNU Go by default), colours alternating, games
-//! played to two passes and scored by tengen under the match's rules (area scoring counts every stone on
-//! the board, so each side must capture what it claims is dead).
+//! `tengen match`: an engine against a GTP opponent (GNU Go by default, or KataGo's `gtp`), colours
+//! alternating, games played to two passes or a resignation and scored by tengen under the match's rules
+//! (area scoring counts every stone on the board, so each side must capture what it claims is dead). The
+//! score counts a draw as half a win.
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
@@ -27,7 +28,9 @@ pub struct MatchArgs {
     /// Visits per move for tengen's engine
     #[arg(long, default_value_t = 20_000)]
     visits: u64,
-    /// The opponent's GTP command (no shell); `gnugo …` gets `--mode gtp`, the rules and a seed per game
+    /// The opponent's GTP command (no shell); `gnugo …` gets `--mode gtp`, the rules and a seed per game.
+    /// KataGo: `PATH/katago gtp -config gtp.cfg -model MODEL -override-config maxVisits=200,…` (it gets the
+    /// board size, komi and rules over GTP)
     #[arg(long, default_value = "gnugo --level 10")]
     opponent: String,
     /// Search threads for the rollout engine (0: all cores)
@@ -82,7 +85,6 @@ pub fn run(args: MatchArgs) -> Result<ExitCode> {
             engine_color,
             g,
         ))?;
-        let won = engine_won(&outcome);
         println!(
             "game {:>2}: tengen {} — {} after {} moves, tengen {} ({:.0} s){}",
             g + 1,
@@ -93,7 +95,7 @@ pub fn run(args: MatchArgs) -> Result<ExitCode> {
             },
             result_text(outcome.black_lead),
             outcome.moves,
-            if won { "wins" } else { "loses" },
+            engine_result(&outcome).verb(),
             started.elapsed().as_secs_f64(),
             outcome
                 .note
@@ -103,23 +105,72 @@ pub fn run(args: MatchArgs) -> Result<ExitCode> {
         );
         outcomes.push(outcome);
     }
-    let wins = outcomes.iter().filter(|o| engine_won(o)).count();
-    let by = |c: Color| {
-        let games: Vec<&Outcome> = outcomes.iter().filter(|o| o.engine_color == c).collect();
-        (games.iter().filter(|o| engine_won(o)).count(), games.len())
-    };
-    let (bw, bn) = by(Color::Black);
-    let (ww, wn) = by(Color::White);
-    println!(
-        "tengen won {wins} of {} ({:.1}%): {bw}/{bn} as Black, {ww}/{wn} as White",
-        outcomes.len(),
-        100.0 * wins as f64 / outcomes.len().max(1) as f64
-    );
+    println!("{}", summary(&outcomes));
     Ok(ExitCode::SUCCESS)
 }
 
-fn engine_won(o: &Outcome) -> bool {
-    (o.black_lead > 0.0) == (o.engine_color == Color::Black) && o.black_lead != 0.0
+/// A game's result for tengen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GameResult {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl GameResult {
+    fn verb(self) -> &'static str {
+        match self {
+            GameResult::Win => "wins",
+            GameResult::Draw => "draws",
+            GameResult::Loss => "loses",
+        }
+    }
+
+    /// Points for tengen: a draw counts half.
+    fn points(self) -> f64 {
+        match self {
+            GameResult::Win => 1.0,
+            GameResult::Draw => 0.5,
+            GameResult::Loss => 0.0,
+        }
+    }
+}
+
+fn engine_result(o: &Outcome) -> GameResult {
+    if o.black_lead == 0.0 {
+        GameResult::Draw
+    } else if (o.black_lead > 0.0) == (o.engine_color == Color::Black) {
+        GameResult::Win
+    } else {
+        GameResult::Loss
+    }
+}
+
+/// Wins, draws and losses of some games.
+fn tally<'a>(outcomes: impl Iterator<Item = &'a Outcome>) -> (usize, usize, usize) {
+    outcomes.fold((0, 0, 0), |(w, d, l), o| match engine_result(o) {
+        GameResult::Win => (w + 1, d, l),
+        GameResult::Draw => (w, d + 1, l),
+        GameResult::Loss => (w, d, l + 1),
+    })
+}
+
+/// The match's last line: the score with draws counting half, then wins, draws and losses by colour.
+fn summary(outcomes: &[Outcome]) -> String {
+    let points: f64 = outcomes.iter().map(|o| engine_result(o).points()).sum();
+    let (w, d, l) = tally(outcomes.iter());
+    let by = |c: Color| {
+        let (w, d, l) = tally(outcomes.iter().filter(|o| o.engine_color == c));
+        format!("{w}-{d}-{l}")
+    };
+    format!(
+        "tengen scored {points} of {} ({:.1}%, draws count half): {w} wins, {d} draws, {l} losses; \
+         as Black {}, as White {} (wins-draws-losses)",
+        outcomes.len(),
+        100.0 * points / outcomes.len().max(1) as f64,
+        by(Color::Black),
+        by(Color::White),
+    )
 }
 
 fn result_text(black_lead: f64) -> String {
@@ -222,4 +273,47 @@ async fn play_game(
         moves: game.moves().len(),
         note,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(engine_color: Color, black_lead: f64) -> Outcome {
+        Outcome {
+            engine_color,
+            black_lead,
+            moves: 60,
+            note: None,
+        }
+    }
+
+    #[test]
+    fn a_draw_is_a_draw_and_counts_half() {
+        let draw = outcome(Color::White, 0.0);
+        assert_eq!(engine_result(&draw), GameResult::Draw);
+        assert_eq!(engine_result(&draw).verb(), "draws");
+        assert_eq!(result_text(0.0), "draw");
+        assert_eq!(engine_result(&outcome(Color::Black, 2.0)), GameResult::Win);
+        assert_eq!(engine_result(&outcome(Color::White, 2.0)), GameResult::Loss);
+        assert_eq!(
+            engine_result(&outcome(Color::White, f64::NEG_INFINITY)),
+            GameResult::Win,
+            "Black resigned"
+        );
+        let games = [
+            outcome(Color::Black, 1.0),
+            outcome(Color::White, 0.0),
+            outcome(Color::Black, 0.0),
+            outcome(Color::White, 3.0),
+        ];
+        let line = summary(&games);
+        assert!(
+            line.starts_with(
+                "tengen scored 2 of 4 (50.0%, draws count half): 1 wins, 2 draws, 1 losses"
+            ),
+            "{line}"
+        );
+        assert!(line.contains("as Black 1-1-0, as White 0-1-1"), "{line}");
+    }
 }
