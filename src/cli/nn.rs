@@ -92,7 +92,9 @@ pub fn run_nn(cmd: NnCommand) -> Result<ExitCode> {
 
 fn eval(args: EvalArgs) -> Result<ExitCode> {
     let game = args.position.game()?;
-    let options = session_options(args.device.as_deref())?;
+    let mut options = session_options(args.device.as_deref())?;
+    // One position: one session is enough, whatever the config says for searches.
+    options.sessions = 1;
     let evaluator = Evaluator::open(&args.model, &options, BatchOptions::default())?;
     if let Some(reason) = evaluator.fallback() {
         eprintln!("tengen: {reason}");
