@@ -130,6 +130,30 @@ fn cpu_seconds() -> f64 {
     (ticks(11) + ticks(12)) / 100.0
 }
 
+/// CPU seconds of this process's network session threads (`tengen-nn-*`), from `/proc/self/task` (Linux;
+/// 0 elsewhere): the rest of the process's CPU time is the search's own work.
+fn network_cpu_seconds() -> f64 {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return 0.0;
+    };
+    tasks
+        .flatten()
+        .filter(|t| {
+            std::fs::read_to_string(t.path().join("comm"))
+                .is_ok_and(|name| name.starts_with("tengen-nn"))
+        })
+        .filter_map(|t| {
+            let stat = std::fs::read_to_string(t.path().join("stat")).ok()?;
+            let rest = stat.rsplit_once(')')?.1.to_string();
+            let fields: Vec<f64> = rest
+                .split_whitespace()
+                .map(|f| f.parse().unwrap_or(0.0))
+                .collect();
+            Some((fields.get(11)? + fields.get(12)?) / 100.0)
+        })
+        .sum()
+}
+
 /// Wall and CPU rates of a measured run.
 struct Rate {
     per_sec: f64,
@@ -269,10 +293,11 @@ pub fn search(args: SearchBenchArgs) -> Result<ExitCode> {
     let query = Query::from_game(&game).with_visits(args.visits);
     let before = evaluator.stats().positions.load(Ordering::Relaxed);
     let start = Instant::now();
-    let cpu_start = cpu_seconds();
+    let (cpu_start, nn_cpu_start) = (cpu_seconds(), network_cpu_seconds());
     let report = engine.search(&query, &CancelToken::default(), None)?;
     let secs = start.elapsed().as_secs_f64();
     let cpu = (cpu_seconds() - cpu_start).max(0.01);
+    let nn_cpu = network_cpu_seconds() - nn_cpu_start;
     let evals = evaluator.stats().positions.load(Ordering::Relaxed) - before;
     let visits_per_sec = report.root.visits as f64 / secs;
     let visits_per_cpu_sec = report.root.visits as f64 / cpu;
@@ -300,6 +325,9 @@ pub fn search(args: SearchBenchArgs) -> Result<ExitCode> {
             "nn_evals": evals,
             "nn_evals_per_sec": evals_per_sec,
             "visits_per_cpu_sec": visits_per_cpu_sec,
+            // Where the CPU went: the network's session threads per evaluation, everything else per visit.
+            "network_cpu_us_per_eval": 1e6 * nn_cpu / evals.max(1) as f64,
+            "search_cpu_us_per_visit": 1e6 * (cpu - nn_cpu).max(0.0) / report.root.visits.max(1) as f64,
             "raw_evals_per_sec_same_batch": raw,
             "raw_evals_per_cpu_sec_same_batch": raw_cpu,
             "visits_vs_raw": visits_per_sec / raw,
