@@ -15,6 +15,12 @@ use std::path::{Path, PathBuf};
 /// Deeper trees are refused rather than risking the stack.
 pub const MAX_DEPTH: usize = 4000;
 
+/// The largest komi a record may give (tengen's rules allow ±400).
+const MAX_KOMI: f64 = 400.0;
+
+/// Properties tengen gives meaning to, whose malformed values are errors rather than unknown text.
+const INTERPRETED: [&str; 8] = ["SZ", "KM", "B", "W", "AB", "AW", "AE", "PL"];
+
 #[derive(Debug, thiserror::Error)]
 pub enum SgfError {
     #[error("{path}: cannot read: {source}")]
@@ -410,13 +416,20 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Vec<SgfGame>, SgfError> {
                 });
             }
         };
+        let bad_root = |message: String| SgfError::Content {
+            path: path.to_path_buf(),
+            node: 0,
+            message,
+        };
         let size = match root.get_property("SZ") {
             Some(Prop::SZ((w, h))) => {
-                BoardSize::new(*w as usize, *h as usize).map_err(|e| SgfError::Content {
-                    path: path.to_path_buf(),
-                    node: 0,
-                    message: e.to_string(),
-                })?
+                BoardSize::new(*w as usize, *h as usize).map_err(|e| bad_root(e.to_string()))?
+            }
+            Some(Prop::Invalid(_, values)) => {
+                return Err(bad_root(format!(
+                    "SZ[{}] is not a board size (SZ[19] or SZ[7:5])",
+                    values.join("][")
+                )));
             }
             _ => BoardSize::square(19).expect("19 is a valid size"),
         };
@@ -498,7 +511,27 @@ fn convert(
                 Property::Labels(v)
             }
             Prop::SZ(_) => Property::Size(size),
-            Prop::KM(k) => Property::Komi(*k),
+            Prop::KM(k) if k.is_finite() && k.abs() <= MAX_KOMI => Property::Komi(*k),
+            Prop::KM(k) => {
+                return Err(err(format!(
+                    "KM[{k}] is not a komi (a number within ±{MAX_KOMI})"
+                )));
+            }
+            // A value of a property tengen reads that does not parse must not be read as its absence
+            // (a default board, komi or move): the file is refused at the place.
+            Prop::Invalid(id, values) if INTERPRETED.contains(&id.as_str()) => {
+                return Err(err(format!(
+                    "{id}[{}] is not a valid {}",
+                    values.join("]["),
+                    match id.as_str() {
+                        "SZ" => "board size",
+                        "KM" => "komi",
+                        "PL" => "colour",
+                        "B" | "W" => "move",
+                        _ => "list of points",
+                    }
+                )));
+            }
             Prop::RU(t) => Property::Rules(t.text.clone()),
             // An identifier with no capital letters (FF[3] lower case) means nothing in FF[4]: dropped.
             Prop::Unknown(id, _) | Prop::Invalid(id, _) if id.is_empty() => continue,
