@@ -178,4 +178,53 @@ mod tests {
         assert!(all(b"123456789\n", 8).await[0].is_err());
         assert!(all(b"\xff\xfe\n", 8).await[0].is_err());
     }
+
+    proptest::proptest! {
+        /// Whatever the bytes, the cap and how reads split them: the lines are the input split at `\n`
+        /// (one final `\r` dropped), and exactly the lines longer than the cap (as written) are errors.
+        #[test]
+        fn lines_are_the_input_split_whatever_the_reads(
+            data in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::strategy::Just(b'\n'),
+                    proptest::strategy::Just(b'\r'),
+                    proptest::strategy::Just(b'a'),
+                    proptest::num::u8::ANY,
+                ],
+                0..120,
+            ),
+            cap in 1usize..12,
+            buffer in 1usize..6,
+        ) {
+            let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+            let got: Vec<Result<Vec<u8>, ()>> = runtime.block_on(async {
+                let mut lines =
+                    CappedLines::new(tokio::io::BufReader::with_capacity(buffer, &data[..]), cap);
+                let mut out = Vec::new();
+                loop {
+                    match lines.next_bytes().await {
+                        Ok(Some(l)) => out.push(Ok(l)),
+                        Ok(None) => return out,
+                        Err(LineError::TooLong { .. }) => out.push(Err(())),
+                        Err(LineError::Io(e)) => panic!("{e}"),
+                    }
+                }
+            });
+            let mut want: Vec<&[u8]> = data.split(|&b| b == b'\n').collect();
+            if want.last().is_some_and(|l| l.is_empty()) {
+                want.pop();
+            }
+            let want: Vec<Result<Vec<u8>, ()>> = want
+                .iter()
+                .map(|raw| {
+                    if raw.len() > cap {
+                        Err(())
+                    } else {
+                        Ok(raw.strip_suffix(b"\r").unwrap_or(raw).to_vec())
+                    }
+                })
+                .collect();
+            proptest::prop_assert_eq!(got, want);
+        }
+    }
 }
