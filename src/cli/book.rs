@@ -248,7 +248,10 @@ fn expand(a: ExpandArgs) -> Result<ExitCode> {
         });
         // Nobody reads the lines any more (`| head`): stop as on Ctrl-C, so the book is compacted.
         let say = |line: String| {
-            if super::edge::print_line(&line).is_err() {
+            if let Err(e) = super::edge::print_line(&line) {
+                if e.kind() != std::io::ErrorKind::BrokenPipe && !cancel.is_cancelled() {
+                    eprintln!("stdout: {e}; stopping, finished expansions are saved");
+                }
                 cancel.cancel();
             }
         };
