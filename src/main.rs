@@ -3,8 +3,11 @@
 mod cli;
 
 fn main() -> std::process::ExitCode {
+    cli::edge::install_closed_stdout_hook();
     match cli::run() {
         Ok(code) => code,
+        // The reader of our output went away (`| head`): nothing to report to anyone.
+        Err(err) if cli::edge::is_closed_stdout(&err) => cli::edge::exit_as_closed_pipe(),
         Err(err) => {
             eprintln!("tengen: {err:#}");
             std::process::ExitCode::from(2)

@@ -282,7 +282,7 @@ fn root_proposals_against_the_course_first_moves() {
         (Box::new(PolicyProposer::new(katago)), 0.5),
     ]);
     let proposers: [&dyn Proposer; 3] = [&local, &policy, &blend];
-    let files = Problem::find_all(Path::new(DEV)).expect("problems");
+    let files = Problem::find_all(Path::new(DEV)).expect("problems").files;
     for proposer in proposers {
         // Per colour: course moves given, among the followed root moves, the colour's top move.
         let mut counts = [[0usize; 5]; 2];

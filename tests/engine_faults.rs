@@ -41,6 +41,35 @@ fn an_engine_that_exits_at_start_is_reported_with_its_stderr() {
     );
 }
 
+/// An engine that never ends a line (`cat /dev/zero`) is refused at the line cap, quoting the line's
+/// start, whether it speaks GTP or KataGo's JSON: it used to be read into memory until the process
+/// aborted (4.3 GB in 11 s).
+#[test]
+fn an_engine_line_without_end_is_refused_at_the_cap_quoting_its_start() {
+    let err = analyze_with("endless-line");
+    assert!(
+        err.contains("runs past 1048576 bytes") && err.contains(r#"starts "\0\0\0"#),
+        "{err}"
+    );
+    for spec in [
+        "gtp:cat /dev/zero".to_string(),
+        format!("katago:{FAKE} endless-line"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
+            .args([
+                "analyze", "--size", "9x9", "--visits", "10", "--engine", &spec,
+            ])
+            .output()
+            .expect("tengen runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{spec}: {err}");
+        assert!(
+            err.contains("a line runs past") && err.contains(r#"starts "\0\0\0"#),
+            "{spec}: {err}"
+        );
+    }
+}
+
 #[test]
 fn an_engine_that_writes_garbage_is_refused() {
     let err = analyze_with("garbage");

@@ -83,6 +83,7 @@ fn check(target: &str, data: &[u8]) {
         "config" => checks::config(data),
         "katago_json" => checks::katago_json(data),
         "gtp" => checks::gtp(data),
+        "engine_lines" => checks::engine_lines(data),
         other => panic!("unknown fuzz target {other}"),
     }
 }
@@ -163,6 +164,11 @@ fn katago_json_target_over_real_replies() {
 #[test]
 fn gtp_target_over_answers_and_analysis_lines() {
     run_over("gtp", &seeds("gtp"));
+}
+
+#[test]
+fn engine_lines_target_over_engine_output() {
+    run_over("engine_lines", &seeds("engine_lines"));
 }
 
 /// Every input a fuzzer found a bug with stays a test (`tests/regressions/`, named after the target).

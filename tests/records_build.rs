@@ -15,7 +15,9 @@ fn games_dir() -> PathBuf {
 
 #[test]
 fn counts_are_consistent_on_the_real_collection() {
-    let files = sgf_files(&[games_dir()]).expect("the shared records are readable");
+    let files = sgf_files(&[games_dir()])
+        .expect("the shared records are readable")
+        .files;
     let c = collect(&files, BoardSize::square(9).expect("9x9"), 16);
     assert_eq!(c.files, 415);
     assert!(c.skipped.iter().all(|s| !s.reason.is_empty()));

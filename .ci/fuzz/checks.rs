@@ -14,6 +14,7 @@ use tengen::book::{Book, NodeId};
 use tengen::endgame::problem::Problem;
 use tengen::engine::gtp;
 use tengen::engine::katago::protocol::{self, Perspective, Reply};
+use tengen::engine::line::{CappedLines, LineError};
 use tengen::go::sgf::parse_str;
 use tengen::go::{BoardSize, Color, Move, Rules, Scoring};
 use tengen::nn::import::KataModel;
@@ -277,4 +278,56 @@ pub fn gtp(data: &[u8]) {
         let _ = gtp::parse_score(line);
         let _ = Move::parse_gtp(line.trim(), size);
     }
+}
+
+/// Polls a future that never waits (a reader over bytes in memory) to its end.
+fn ready<F: std::future::Future>(future: F) -> F::Output {
+    let mut future = std::pin::pin!(future);
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    match future.as_mut().poll(&mut cx) {
+        std::task::Poll::Ready(v) => v,
+        std::task::Poll::Pending => panic!("a reader over bytes in memory waited"),
+    }
+}
+
+/// The engines' capped line reader (`engine::line`): the first byte sets the cap (1 to 64 bytes), the
+/// rest is the engine's output. The lines must be the input split at `\n` (a final `\r` dropped), each
+/// over-long line an error quoting its start and the reader going on after it; the lossy reader (for
+/// stderr) never fails and gives as many lines.
+pub fn engine_lines(data: &[u8]) {
+    let Some((&first, output)) = data.split_first() else {
+        return;
+    };
+    let cap = usize::from(first % 64) + 1;
+    let mut expected: Vec<&[u8]> = output.split(|&b| b == b'\n').collect();
+    if expected.last().is_some_and(|l| l.is_empty()) {
+        expected.pop();
+    }
+    let mut strict = CappedLines::new(output, cap);
+    for raw in &expected {
+        // The cap counts the line as written, `\r` included.
+        let want = raw.strip_suffix(b"\r").unwrap_or(raw);
+        match ready(strict.next_bytes()) {
+            Ok(Some(got)) => {
+                assert!(raw.len() <= cap);
+                assert_eq!(got, want);
+            }
+            Err(LineError::TooLong { start, cap: c }) => {
+                assert_eq!(c, cap);
+                assert!(raw.len() > cap, "a line of {} bytes refused", raw.len());
+                assert!(start.starts_with('"') && start.ends_with('"'), "{start}");
+            }
+            other => panic!("expected a line of {} bytes, got {other:?}", want.len()),
+        }
+    }
+    assert!(matches!(ready(strict.next_bytes()), Ok(None)));
+    let mut lossy = CappedLines::new(output, cap);
+    let mut count = 0;
+    while let Some(line) = ready(lossy.next_line_lossy()).expect("reading memory cannot fail") {
+        // At most 64 bytes made text (3 bytes a replacement character), or a cut line's quoted start
+        // (60 bytes, each escaped to at most 10 characters) and its note.
+        assert!(line.len() <= 700, "a line of {} bytes", line.len());
+        count += 1;
+    }
+    assert_eq!(count, expected.len());
 }

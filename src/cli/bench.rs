@@ -75,7 +75,11 @@ fn endgame(args: EndgameBenchArgs) -> Result<ExitCode> {
     use tengen::endgame::problem::Problem;
     use tengen::endgame::solver;
     use tengen::go::Scoring;
-    let files = Problem::find_all(&args.dir)?;
+    let walk = Problem::find_all(&args.dir)?;
+    for s in &walk.skipped {
+        eprintln!("skipped {}: {}", s.path.display(), s.reason);
+    }
+    let files = walk.files;
     // Per empty-point count: solved times in ms, positions searched, and how many gave up or were refused.
     let mut by_size: BTreeMap<usize, (Vec<f64>, Vec<usize>, usize)> = BTreeMap::new();
     for path in &files {

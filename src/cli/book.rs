@@ -240,13 +240,21 @@ fn expand(a: ExpandArgs) -> Result<ExitCode> {
     let result = runtime.block_on(async {
         let stop = cancel.clone();
         tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                eprintln!(
-                    "stopping: searches in flight are dropped, finished expansions are saved"
-                );
-                stop.cancel();
-            }
+            let signal = super::edge::interrupted().await;
+            eprintln!(
+                "{signal}: stopping; searches in flight are dropped, finished expansions are saved"
+            );
+            stop.cancel();
         });
+        // Nobody reads the lines any more (`| head`): stop as on Ctrl-C, so the book is compacted.
+        let say = |line: String| {
+            if let Err(e) = super::edge::print_line(&line) {
+                if e.kind() != std::io::ErrorKind::BrokenPipe && !cancel.is_cancelled() {
+                    eprintln!("stdout: {e}; stopping, finished expansions are saved");
+                }
+                cancel.cancel();
+            }
+        };
         // A line is printed only after its expansion is durable in the book's log.
         let report = |p: &Progress| match p {
             Progress::Iteration { iteration, batch } if !json => {
@@ -259,9 +267,9 @@ fn expand(a: ExpandArgs) -> Result<ExitCode> {
                     "children": e.children.iter().map(|h| h.to_string()).collect::<Vec<_>>(),
                     "book_nodes": e.book_nodes,
                 });
-                println!("{line}");
+                say(line.to_string());
             }
-            Progress::Expanded(e) => println!(
+            Progress::Expanded(e) => say(format!(
                 "expanded {}: +{} ({} new, {} transposed; {} nodes, {} costs updated)",
                 e.hash,
                 e.moves.join(" +"),
@@ -269,7 +277,7 @@ fn expand(a: ExpandArgs) -> Result<ExitCode> {
                 e.transpositions,
                 e.book_nodes,
                 e.costs_recomputed
-            ),
+            )),
             Progress::Failed { node, error } => eprintln!("node {node:?} skipped: {error}"),
             Progress::Iteration { .. } => {}
         };
@@ -511,7 +519,7 @@ fn export(a: ExportArgs) -> Result<ExitCode> {
     if let Some(file) = &a.sgf {
         let view = view_for(&book, &a.line)?;
         let text = tengen::book::interop::sgf::export(&book, view)?;
-        std::fs::write(file, text).with_context(|| format!("writing {}", file.display()))?;
+        tengen::files::write_whole(file, text.as_bytes())?;
         println!("wrote {}", file.display());
     }
     Ok(ExitCode::SUCCESS)
@@ -524,7 +532,17 @@ fn import_sgf(a: ImportSgfArgs) -> Result<ExitCode> {
     let engine = RolloutEngine::new(a.threads);
     let (mut store, mut book, _) = BookStore::open(&a.file)?;
     let before = book.len();
-    let (new_nodes, touched) = tengen::book::interop::sgf::import_lines(&mut book, &a.sgf)?;
+    let import = tengen::book::interop::sgf::import_lines(&mut book, &a.sgf)?;
+    for cut in &import.cut {
+        eprintln!(
+            "note: {}: move {} ({}) is not imported, nor the rest of its line: {}",
+            a.sgf.display(),
+            cut.number,
+            cut.mv,
+            cut.reason
+        );
+    }
+    let (new_nodes, touched) = (import.new_nodes, import.touched);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

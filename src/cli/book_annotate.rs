@@ -32,9 +32,7 @@ pub fn run(a: AnnotateArgs) -> Result<ExitCode> {
     let size = book.meta.size;
     if let Some(out) = &a.output {
         let text = write_comments(&book, &game, &notes).to_sgf();
-        let tmp = out.with_extension("sgf.tmp");
-        std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-        std::fs::rename(&tmp, out).with_context(|| format!("writing {}", out.display()))?;
+        tengen::files::write_whole(out, text.as_bytes())?;
     }
     if a.json {
         let rows: Vec<serde_json::Value> = notes

@@ -235,8 +235,12 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
 }
 
 fn bench(args: BenchArgs) -> Result<ExitCode> {
-    let files = Problem::find_all(&args.dir)
+    let walk = Problem::find_all(&args.dir)
         .with_context(|| format!("cannot list problems under {}", args.dir.display()))?;
+    for s in &walk.skipped {
+        eprintln!("skipped {}: {}", s.path.display(), s.reason);
+    }
+    let files = walk.files;
     if files.is_empty() {
         anyhow::bail!("no .sgf files under {}", args.dir.display());
     }

@@ -109,11 +109,12 @@ pub fn run(cmd: RecordsCommand) -> Result<ExitCode> {
 
 fn build(args: BuildArgs) -> Result<ExitCode> {
     let size = BoardSize::parse(&args.size)?;
-    let files = sgf_files(&args.games).context("listing the game records")?;
-    if files.is_empty() {
+    let walk = sgf_files(&args.games).context("listing the game records")?;
+    if walk.files.is_empty() {
         bail!("no SGF files under {:?}", args.games);
     }
-    let collection = collect(&files, size, args.depth);
+    let mut collection = collect(&walk.files, size, args.depth);
+    collection.skipped.splice(0..0, walk.skipped);
     let merged = collection.tree;
     let trimmed = merged.trimmed(args.min_games, args.min_winrate);
     let mut book = trimmed.solution_tree(Color::Black, args.best);
@@ -124,10 +125,7 @@ fn build(args: BuildArgs) -> Result<ExitCode> {
     let text = mcst::write(&book);
     match args.output.extension().and_then(|e| e.to_str()) {
         Some("mcst") => {
-            let tmp = args.output.with_extension("mcst.tmp");
-            std::fs::write(&tmp, &text).with_context(|| format!("writing {}", tmp.display()))?;
-            std::fs::rename(&tmp, &args.output)
-                .with_context(|| format!("writing {}", args.output.display()))?;
+            tengen::files::write_whole(&args.output, text.as_bytes())?;
         }
         _ => bail!(
             "{}: only `.mcst` output is supported so far",

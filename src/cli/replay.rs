@@ -1,4 +1,4 @@
-//! `tengen replay FILE [--speed X] [--headless --frames DIR]`: play a recorded session back.
+//! `tengen replay FILE [--speed X] [--headless --frames DIR [--max-frames N]]`: play a recorded session back.
 
 use anyhow::{Result, bail};
 use clap::Args;
@@ -19,6 +19,9 @@ pub struct ReplayArgs {
     /// Where headless replay writes `frame-NNNNNN.txt` and `last.txt`
     #[arg(long, value_name = "DIR")]
     pub frames: Option<PathBuf>,
+    /// Write at most N frame files (`last.txt` always shows the end of the recording)
+    #[arg(long, value_name = "N", default_value_t = replay::DEFAULT_MAX_FRAMES)]
+    pub max_frames: usize,
 }
 
 pub fn run(args: ReplayArgs) -> Result<ExitCode> {
@@ -28,8 +31,18 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode> {
     let records = session::read(&args.file)?;
     match (args.headless, &args.frames) {
         (true, Some(dir)) => {
-            let (count, last) = replay::write_frames(&records, dir)?;
-            println!("{count} frames written; the last is {}", last.display());
+            let done = replay::write_frames(&records, dir, args.max_frames)?;
+            if done.written < done.total {
+                eprintln!(
+                    "note: the recording has {} frames; the first {} were written (--max-frames raises the limit)",
+                    done.total, done.written
+                );
+            }
+            println!(
+                "{} frames written; the last is {}",
+                done.written,
+                done.last.display()
+            );
         }
         _ => {
             let rt = tokio::runtime::Builder::new_multi_thread()

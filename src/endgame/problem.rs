@@ -88,25 +88,10 @@ impl Problem {
         })
     }
 
-    /// Every `*.sgf` under `dir`, sorted by path.
-    pub fn find_all(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
-        let mut out = Vec::new();
-        let mut stack = vec![dir.to_path_buf()];
-        while let Some(d) = stack.pop() {
-            for entry in std::fs::read_dir(&d)? {
-                let path = entry?.path();
-                if path.is_dir() {
-                    stack.push(path);
-                } else if path
-                    .extension()
-                    .is_some_and(|e| e.eq_ignore_ascii_case("sgf"))
-                {
-                    out.push(path);
-                }
-            }
-        }
-        out.sort();
-        Ok(out)
+    /// Every `*.sgf` under `dir`, sorted by path, and what the walk left out (links are followed once,
+    /// FIFOs and devices skipped: [`crate::files::walk`]).
+    pub fn find_all(dir: &Path) -> std::io::Result<crate::files::Walk> {
+        crate::files::walk(&[dir.to_path_buf()], crate::files::is_sgf)
     }
 
     pub fn empty_points(&self) -> usize {

@@ -6,13 +6,14 @@
 //! query and analyses with `kata-analyze` or `lz-analyze` when the engine has one (banned moves become
 //! `avoid`), else asks `reg_genmove`/`genmove` for its one choice.
 
+use super::line::{CappedLines, GTP_MAX_LINE, LineError};
 use super::{Analysis, CancelToken, Engine, EngineError, MoveInfo, Query, Report, RootInfo};
 use crate::go::{BoardSize, Color, KoRule, Move, Rules, Scoring};
 use std::collections::{HashSet, VecDeque};
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
+use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 use tokio::sync::mpsc;
 
@@ -30,7 +31,7 @@ pub enum GenMove {
 pub struct GtpClient {
     child: Child,
     stdin: ChildStdin,
-    stdout: Lines<BufReader<ChildStdout>>,
+    stdout: CappedLines<BufReader<ChildStdout>>,
     stderr: Arc<Mutex<VecDeque<String>>>,
     known: HashSet<String>,
     name: String,
@@ -75,8 +76,8 @@ impl GtpClient {
         let stderr_task = {
             let lines = Arc::clone(&lines);
             tokio::spawn(async move {
-                let mut reader = BufReader::new(stderr).lines();
-                while let Ok(Some(line)) = reader.next_line().await {
+                let mut reader = CappedLines::new(BufReader::new(stderr), GTP_MAX_LINE);
+                while let Ok(Some(line)) = reader.next_line_lossy().await {
                     let mut l = lines.lock().unwrap_or_else(|e| e.into_inner());
                     if l.len() == STDERR_LINES {
                         l.pop_front();
@@ -88,7 +89,7 @@ impl GtpClient {
         let mut client = GtpClient {
             child,
             stdin,
-            stdout: BufReader::new(stdout).lines(),
+            stdout: CappedLines::new(BufReader::new(stdout), GTP_MAX_LINE),
             stderr: lines,
             known: HashSet::new(),
             name: label.clone(),
@@ -170,7 +171,15 @@ impl GtpClient {
     async fn read_line(&mut self) -> Result<String, EngineError> {
         match tokio::time::timeout(self.timeout, self.stdout.next_line()).await {
             Ok(Ok(Some(line))) => Ok(line.replace('\r', "")),
-            Ok(Err(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
+            Ok(Err(e @ LineError::TooLong { .. })) => {
+                // The conversation is out of step for good: stop the engine.
+                let _ = self.child.start_kill();
+                Err(EngineError::Refused {
+                    engine: self.name.clone(),
+                    message: format!("not a GTP answer: {e}"),
+                })
+            }
+            Ok(Err(LineError::Io(e))) if e.kind() == std::io::ErrorKind::InvalidData => {
                 Err(EngineError::Refused {
                     engine: self.name.clone(),
                     message: format!("it wrote bytes that are not text ({e}); is it a GTP engine?"),

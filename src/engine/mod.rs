@@ -5,6 +5,7 @@
 
 pub mod gtp;
 pub mod katago;
+pub mod line;
 pub mod mcts;
 pub mod pool;
 pub mod query;

@@ -12,8 +12,17 @@ use sgf_parse::go::{Move as SgfMove, Point as SgfPoint, Prop};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+mod scan;
+use scan::{line_column, scan};
+
 /// Deeper trees are refused rather than risking the stack.
 pub const MAX_DEPTH: usize = 4000;
+
+/// The largest komi a record may give (tengen's rules allow ±400).
+const MAX_KOMI: f64 = 400.0;
+
+/// Properties tengen gives meaning to, whose malformed values are errors rather than unknown text.
+const INTERPRETED: [&str; 8] = ["SZ", "KM", "B", "W", "AB", "AW", "AE", "PL"];
 
 #[derive(Debug, thiserror::Error)]
 pub enum SgfError {
@@ -410,13 +419,20 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Vec<SgfGame>, SgfError> {
                 });
             }
         };
+        let bad_root = |message: String| SgfError::Content {
+            path: path.to_path_buf(),
+            node: 0,
+            message,
+        };
         let size = match root.get_property("SZ") {
             Some(Prop::SZ((w, h))) => {
-                BoardSize::new(*w as usize, *h as usize).map_err(|e| SgfError::Content {
-                    path: path.to_path_buf(),
-                    node: 0,
-                    message: e.to_string(),
-                })?
+                BoardSize::new(*w as usize, *h as usize).map_err(|e| bad_root(e.to_string()))?
+            }
+            Some(Prop::Invalid(_, values)) => {
+                return Err(bad_root(format!(
+                    "SZ[{}] is not a board size (SZ[19] or SZ[7:5])",
+                    values.join("][")
+                )));
             }
             _ => BoardSize::square(19).expect("19 is a valid size"),
         };
@@ -498,7 +514,27 @@ fn convert(
                 Property::Labels(v)
             }
             Prop::SZ(_) => Property::Size(size),
-            Prop::KM(k) => Property::Komi(*k),
+            Prop::KM(k) if k.is_finite() && k.abs() <= MAX_KOMI => Property::Komi(*k),
+            Prop::KM(k) => {
+                return Err(err(format!(
+                    "KM[{k}] is not a komi (a number within ±{MAX_KOMI})"
+                )));
+            }
+            // A value of a property tengen reads that does not parse must not be read as its absence
+            // (a default board, komi or move): the file is refused at the place.
+            Prop::Invalid(id, values) if INTERPRETED.contains(&id.as_str()) => {
+                return Err(err(format!(
+                    "{id}[{}] is not a valid {}",
+                    values.join("]["),
+                    match id.as_str() {
+                        "SZ" => "board size",
+                        "KM" => "komi",
+                        "PL" => "colour",
+                        "B" | "W" => "move",
+                        _ => "list of points",
+                    }
+                )));
+            }
             Prop::RU(t) => Property::Rules(t.text.clone()),
             // An identifier with no capital letters (FF[3] lower case) means nothing in FF[4]: dropped.
             Prop::Unknown(id, _) | Prop::Invalid(id, _) if id.is_empty() => continue,
@@ -559,143 +595,5 @@ fn split_values(inner: &str) -> Vec<String> {
     values
 }
 
-/// What a quick lexical pass over SGF text finds, before `sgf-parse` builds the tree.
-struct Scan {
-    /// The byte offset of the first structural fault: an unmatched parenthesis, an unterminated value, or
-    /// stray text (`sgf-parse` reports what went wrong but not where).
-    fault: Option<usize>,
-    /// The deepest node, counting every `;` along a path: deep trees are refused before they are built,
-    /// since building and dropping them recurses.
-    max_depth: usize,
-}
-
-fn scan(text: &str) -> Scan {
-    let (mut value_start, mut escaped) = (None, false);
-    let mut depth_at_open: Vec<usize> = Vec::new();
-    let (mut depth, mut max_depth) = (0usize, 0usize);
-    for (i, c) in text.char_indices() {
-        if value_start.is_some() {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == ']' {
-                value_start = None;
-            }
-            continue;
-        }
-        match c {
-            '(' => depth_at_open.push(depth),
-            ')' => match depth_at_open.pop() {
-                Some(d) => depth = d,
-                None => {
-                    return Scan {
-                        fault: Some(i),
-                        max_depth,
-                    };
-                }
-            },
-            '[' => value_start = Some(i),
-            ';' => {
-                depth += 1;
-                max_depth = max_depth.max(depth);
-            }
-            c if c.is_whitespace() || c.is_ascii_alphabetic() => {}
-            _ => {
-                return Scan {
-                    fault: Some(i),
-                    max_depth,
-                };
-            }
-        }
-    }
-    let fault = value_start.or((!depth_at_open.is_empty()).then_some(text.len()));
-    Scan { fault, max_depth }
-}
-
-fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, column)
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse(text: &str) -> SgfGame {
-        parse_str(text, Path::new("test.sgf")).unwrap().remove(0)
-    }
-
-    #[test]
-    fn reads_moves_passes_setup_and_markup() {
-        let g = parse(
-            "(;GM[1]FF[4]SZ[9]KM[7.50]RU[koSIMPLEscoreAREAtaxSEKIsui0]AB[cc][dd]AW[ee]PL[W]C[a \\] b]\n;W[ef]SQ[aa][ab]LB[cc:x];B[];W[tt])",
-        );
-        assert_eq!(g.size, BoardSize::square(9).unwrap());
-        assert_eq!(g.komi(), Some(7.5));
-        assert_eq!(g.root.comment(), Some("a ] b"));
-        let line = g.main_line();
-        assert_eq!(line.len(), 4);
-        assert_eq!(line[2].get_move(), Some((Color::Black, Move::Pass)));
-        assert_eq!(line[3].get_move(), Some((Color::White, Move::Pass)));
-        assert_eq!(line[1].markup(Markup::Square).len(), 2);
-        let game = g
-            .replay(
-                &line,
-                g.rules_or(Rules::tromp_taylor()),
-                true,
-                Path::new("t"),
-            )
-            .unwrap();
-        assert_eq!(game.board().color_at(Point::new(2, 2)), Some(Color::Black));
-        assert!(game.is_over());
-        assert_eq!(game.rules().ko, super::super::rules::KoRule::Simple);
-    }
-
-    #[test]
-    fn rectangular_sizes_and_round_trip() {
-        let text = "(;GM[1]SZ[7:5]PB[x\\]y];B[aa](;W[bb]C[one])(;W[cc];B[dd]))";
-        let g = parse(text);
-        assert_eq!(g.size, BoardSize::new(7, 5).unwrap());
-        let written = g.to_sgf();
-        let again = parse(&written);
-        assert_eq!(g, again);
-        assert_eq!(written, again.to_sgf());
-    }
-
-    /// Found by the fuzz smoke test: values with `]` or `\\` must be escaped again when written, and a
-    /// lower-case FF[3] identifier (empty in FF[4]) must not swallow the next property's values.
-    #[test]
-    fn escapes_and_odd_identifiers_round_trip() {
-        let g = parse(
-            "(;GM[1]SZ[9]C[back\\\\slash \\] bracket]BM[3d\\]: x]PB[a\\:b]ab[cc]AW[dd];B[ee]LB[ee:x\\:y])",
-        );
-        assert_eq!(g.root.comment(), Some("back\\slash ] bracket"));
-        assert!(
-            g.root
-                .props
-                .iter()
-                .all(|p| !matches!(p, Property::Other(id, _) if id.is_empty()))
-        );
-        let again = parse(&g.to_sgf());
-        assert_eq!(again, g);
-    }
-
-    #[test]
-    fn malformed_input_names_the_place() {
-        let err = parse_str("(;GM[1]SZ[9]\n;B[aa];W[bb\n", Path::new("bad.sgf")).unwrap_err();
-        let msg = err.to_string();
-        assert!(msg.starts_with("bad.sgf:2:"), "{msg}");
-        let deep = format!(
-            "(;GM[1]{}{})",
-            "(;B[aa]".repeat(300_000),
-            ")".repeat(300_000)
-        );
-        let err = parse_str(&deep, Path::new("deep.sgf")).unwrap_err();
-        assert!(err.to_string().contains("at most 4000"), "{err}");
-        let err = parse_str("(;GM[1]SZ[5];B[hh])", Path::new("off.sgf")).unwrap_err();
-        assert!(err.to_string().contains("off the 5x5 board"), "{err}");
-    }
-}
+mod tests;

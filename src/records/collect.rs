@@ -8,11 +8,7 @@ use crate::go::{BoardSize, Color, Move, Rules};
 use std::path::{Path, PathBuf};
 
 /// A file or game that was not merged, and why.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Skipped {
-    pub path: PathBuf,
-    pub reason: String,
-}
+pub use crate::files::Skipped;
 
 #[derive(Debug, Clone)]
 pub struct Collection {
@@ -24,25 +20,10 @@ pub struct Collection {
     pub skipped: Vec<Skipped>,
 }
 
-/// Every `.sgf` file under `inputs` (files or folders, recursively), sorted for reproducible trees.
-pub fn sgf_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, std::io::Error> {
-    let mut files = Vec::new();
-    let mut stack: Vec<PathBuf> = inputs.to_vec();
-    while let Some(path) = stack.pop() {
-        if path.is_dir() {
-            for entry in std::fs::read_dir(&path)? {
-                stack.push(entry?.path());
-            }
-        } else if path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("sgf"))
-            || inputs.contains(&path)
-        {
-            files.push(path);
-        }
-    }
-    files.sort();
-    Ok(files)
+/// Every `.sgf` file under `inputs` (files or folders, recursively), sorted for reproducible trees, and
+/// what the walk left out (see [`crate::files::walk`]: links are followed once, FIFOs and devices skipped).
+pub fn sgf_files(inputs: &[PathBuf]) -> Result<crate::files::Walk, std::io::Error> {
+    crate::files::walk(inputs, crate::files::is_sgf)
 }
 
 /// Reads and merges the games on `size` from `files`, cut at `depth` moves.

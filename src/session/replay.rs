@@ -40,23 +40,46 @@ pub fn frame_text(app: &App) -> String {
     render::buffer_text(&buf)
 }
 
-/// Writes `frame-000000.txt`, … and `last.txt` into `dir`; returns how many frames and the last one's path.
-pub fn write_frames(records: &[Record], dir: &Path) -> std::io::Result<(usize, PathBuf)> {
-    std::fs::create_dir_all(dir)?;
+/// How many frames a headless replay writes unless told otherwise: a recording is a file like any other,
+/// and 300,000 recorded keys would otherwise become 300,000 files.
+pub const DEFAULT_MAX_FRAMES: usize = 10_000;
+
+/// What [`write_frames`] wrote.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FramesWritten {
+    /// Frame files written (`frame-000000.txt` on), at most the limit given.
+    pub written: usize,
+    /// Frames the recording holds (one per record).
+    pub total: usize,
+    /// `last.txt`: the frame after the last record, written whatever the limit.
+    pub last: PathBuf,
+}
+
+/// Writes `frame-000000.txt`, … (the first `max_frames` frames) and `last.txt` into `dir`. Each file is
+/// written whole or not at all, so a full disk leaves no empty or cut frame.
+pub fn write_frames(
+    records: &[Record],
+    dir: &Path,
+    max_frames: usize,
+) -> std::io::Result<FramesWritten> {
+    std::fs::create_dir_all(dir).map_err(|e| crate::files::error_at(dir, e))?;
     let mut error = None;
     let last = frames(records, |i, text| {
-        if error.is_none()
-            && let Err(e) = std::fs::write(dir.join(format!("frame-{i:06}.txt")), text)
-        {
-            error = Some(e);
+        if error.is_none() && i < max_frames {
+            let path = dir.join(format!("frame-{i:06}.txt"));
+            error = crate::files::write_whole_unsynced(&path, text.as_bytes()).err();
         }
     });
     if let Some(e) = error {
         return Err(e);
     }
     let last_path = dir.join("last.txt");
-    std::fs::write(&last_path, last)?;
-    Ok((records.len(), last_path))
+    crate::files::write_whole(&last_path, last.as_bytes())?;
+    Ok(FramesWritten {
+        written: records.len().min(max_frames),
+        total: records.len(),
+        last: last_path,
+    })
 }
 
 /// Plays a recording on the terminal, `speed` times as fast as it was recorded; `q` or Ctrl-C stops.

@@ -161,7 +161,7 @@ impl Command {
             "help" => no_args(Command::Help),
             "command_line" => no_args(Command::CommandLine),
             "theme" => match args.as_slice() {
-                [name] => Ok(Command::Theme(name.to_string())),
+                [name] => super::theme::check_name(name).map(|()| Command::Theme(name.to_string())),
                 _ => Err("usage: theme NAME (dark, light, high-contrast, colorblind)".into()),
             },
             "quit" | "q" => no_args(Command::Quit),

@@ -5,14 +5,24 @@
 //! - `engine`: the engine for expansion and analysis (default `rollout`)
 //! - `theme`: `dark`, `light`, `high-contrast`, `colorblind`, or a user theme in `themes/` (default `dark`)
 //! - `record_sessions`: record every session to the data directory (default `true`)
-//! - `[jobs] concurrent`: how many expansions run at once, K (default 2)
-//! - `[jobs] expand_visits`: visits per expansion search (default 200)
-//! - `[jobs] analyze_visits`: visits per position of a deep analysis (default 2000)
+//! - `[jobs] concurrent`: how many expansions run at once, K (default 2; at most four per core)
+//! - `[jobs] expand_visits`: visits per expansion search (default 200; at most [`MAX_VISITS`])
+//! - `[jobs] analyze_visits`: visits per position of a deep analysis (default 2000; at most
+//!   [`MAX_VISITS`])
 //!
-//! Unknown keys are reported in the status line, not fatal. `TENGEN_CONFIG` and `TENGEN_DATA` override
-//! the directories.
+//! Unknown keys are reported in the status line, not fatal; a value out of its range is an error naming
+//! the file and the key. A theme that is not a name (`../x`) is reported and the default theme kept.
+//! `TENGEN_CONFIG` and `TENGEN_DATA` override the directories.
 
 use std::path::{Path, PathBuf};
+
+/// The most visits a configured search may ask for.
+pub const MAX_VISITS: u64 = 100_000_000;
+
+/// The most expansions that may run at once: four per core (each holds a search's threads and memory).
+pub fn max_concurrent() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get()) * 4
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
@@ -84,15 +94,37 @@ impl Config {
             match (key.as_str(), value) {
                 ("book", toml::Value::String(s)) => config.book = Some(PathBuf::from(s)),
                 ("engine", toml::Value::String(s)) => config.engine = s.clone(),
-                ("theme", toml::Value::String(s)) => config.theme = s.clone(),
+                ("theme", toml::Value::String(s)) => match super::theme::check_name(s) {
+                    Ok(()) => config.theme = s.clone(),
+                    Err(why) => warnings.push(format!(
+                        "{origin}: theme: {why}; keeping `{}`",
+                        config.theme
+                    )),
+                },
                 ("record_sessions", toml::Value::Boolean(b)) => config.record_sessions = *b,
                 ("jobs", toml::Value::Table(jobs)) => {
                     for (key, value) in jobs {
-                        let n = value.as_integer().filter(|n| *n > 0);
+                        let n = value.as_integer().filter(|n| *n > 0).map(|n| n as u64);
+                        let max = match key.as_str() {
+                            "concurrent" => max_concurrent() as u64,
+                            _ => MAX_VISITS,
+                        };
                         match (key.as_str(), n) {
+                            ("concurrent" | "expand_visits" | "analyze_visits", Some(n))
+                                if n > max =>
+                            {
+                                return Err(bad(format!(
+                                    "jobs.{key} = {n} is above its limit {max}{}",
+                                    if key == "concurrent" {
+                                        " (four per core)"
+                                    } else {
+                                        ""
+                                    }
+                                )));
+                            }
                             ("concurrent", Some(n)) => config.jobs.concurrent = n as usize,
-                            ("expand_visits", Some(n)) => config.jobs.expand_visits = n as u64,
-                            ("analyze_visits", Some(n)) => config.jobs.analyze_visits = n as u64,
+                            ("expand_visits", Some(n)) => config.jobs.expand_visits = n,
+                            ("analyze_visits", Some(n)) => config.jobs.analyze_visits = n,
                             ("concurrent" | "expand_visits" | "analyze_visits", None) => {
                                 return Err(bad(format!(
                                     "jobs.{key} must be a positive whole number"
@@ -175,5 +207,30 @@ mod tests {
             "{err}"
         );
         assert!(Config::parse("theme = 3", "c").is_err());
+    }
+
+    #[test]
+    fn values_out_of_range_are_errors_and_a_theme_path_is_refused() {
+        let err = Config::parse("[jobs]\nconcurrent = 100000\n", "config.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("config.toml") && err.contains("jobs.concurrent = 100000"),
+            "{err}"
+        );
+        let most = format!("[jobs]\nconcurrent = {}\n", max_concurrent());
+        assert!(Config::parse(&most, "c").is_ok());
+        let err = Config::parse("[jobs]\nexpand_visits = 100000000000\n", "c")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("jobs.expand_visits"), "{err}");
+        let (config, warnings) = Config::parse("theme = \"../../..\"\n", "config.toml").unwrap();
+        assert_eq!(config.theme, "dark");
+        assert!(
+            warnings.len() == 1
+                && warnings[0].contains("config.toml")
+                && warnings[0].contains("not a name"),
+            "{warnings:?}"
+        );
     }
 }

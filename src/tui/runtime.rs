@@ -308,6 +308,12 @@ fn keymap_action(dirs: &Dirs) -> Option<Action> {
 
 /// A theme by name: the user's file in the config directory first, then the built-in one.
 fn theme_action(dirs: Option<&Dirs>, name: &str) -> Action {
+    if let Err(why) = crate::tui::theme::check_name(name) {
+        return Action::Notice {
+            text: format!("theme: {why}; the current theme is kept"),
+            is_error: true,
+        };
+    }
     if let Some(d) = dirs {
         let path: PathBuf = d.themes_dir().join(format!("{name}.toml"));
         match std::fs::read_to_string(&path) {

@@ -137,6 +137,24 @@ impl Theme {
     }
 }
 
+/// A theme is named, not located: `NAME.toml` in the themes folder. Letters, digits, `-` and `_` only,
+/// so that no name reaches outside that folder (`../../x`, `/etc/x`).
+pub fn check_name(name: &str) -> Result<(), String> {
+    let ok = !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{}` is not a name (letters, digits, `-` and `_`, as in `high-contrast`)",
+            name.escape_debug()
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,5 +184,18 @@ mod tests {
         );
         let err = Theme::parse("mine", "stone = \"red\"", "mine.toml").unwrap_err();
         assert!(err.contains("unknown key `stone`"), "{err}");
+    }
+
+    #[test]
+    fn theme_names_are_names_not_paths() {
+        for name in ["dark", "high-contrast", "my_theme2"] {
+            assert_eq!(check_name(name), Ok(()));
+        }
+        for name in ["", "../../..", "/etc/passwd", "a/b", "a.b", "dark\n"] {
+            assert!(check_name(name).is_err(), "{name:?}");
+        }
+        // The `:theme` command (and a keymap's `run`) refuses a path before any file is looked for.
+        let err = crate::tui::action::Command::parse("theme ../../..").unwrap_err();
+        assert!(err.contains("`../../..` is not a name"), "{err}");
     }
 }

@@ -6,7 +6,12 @@
 #   garbage        answers every command with text that is not GTP (a multi-byte character first)
 #   binary         answers every command with bytes that are not UTF-8 text
 #   die-mid-search answers the handshake and the set-up, then dies (status 9) when asked to search
+#   endless-line   writes one line that never ends (zero bytes without a newline), as `cat /dev/zero`;
+#                  it serves as a KataGo analysis engine too (`katago:fake_gtp.sh endless-line`)
 mode=$1
+if [ "$mode" = endless-line ]; then
+  exec cat /dev/zero
+fi
 if [ "$mode" = exit-at-start ]; then
   echo "fake engine: cannot open the network file" >&2
   exit 3

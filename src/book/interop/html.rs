@@ -3,6 +3,10 @@
 //! `book.css`. Each page holds its data (board, moves sorted as KataGo sorts them, links to children with
 //! the symmetry that keeps the reader's orientation) and the script draws the board with the book moves
 //! numbered and coloured by how much worse they are than the best, and the table from Black's view.
+//!
+//! The site is built in a folder beside the target and swapped in whole (`crate::files::StagedDir`): a
+//! full disk or a kill leaves the previous site as it was. A target folder that holds something other
+//! than a site is refused rather than replaced.
 
 use crate::book::dag::{Book, NodeId, NodeView};
 use crate::book::view::node_table;
@@ -17,6 +21,12 @@ pub enum HtmlError {
         file: String,
         source: std::io::Error,
     },
+    #[error("{0}")]
+    Staging(std::io::Error),
+    #[error(
+        "{dir} holds files but no tengen site (no root/root.html); give a new folder or an earlier export"
+    )]
+    NotASite { dir: String },
 }
 
 fn page_path(book: &Book, id: NodeId) -> String {
@@ -35,8 +45,24 @@ fn write(path: &Path, text: &str) -> Result<(), HtmlError> {
     })
 }
 
-/// Writes the pages; returns how many node pages were written.
+/// Writes the pages into `dir` (built beside it, then swapped in); returns how many node pages were
+/// written.
 pub fn export(book: &Book, dir: &Path, min_visits: f64) -> Result<usize, HtmlError> {
+    if let Ok(mut entries) = std::fs::read_dir(dir)
+        && entries.next().is_some()
+        && !dir.join("root/root.html").is_file()
+    {
+        return Err(HtmlError::NotASite {
+            dir: dir.display().to_string(),
+        });
+    }
+    let staged = crate::files::StagedDir::new(dir).map_err(HtmlError::Staging)?;
+    let written = write_site(book, staged.path(), min_visits)?;
+    staged.commit().map_err(HtmlError::Staging)?;
+    Ok(written)
+}
+
+fn write_site(book: &Book, dir: &Path, min_visits: f64) -> Result<usize, HtmlError> {
     let mkdir = |p: &Path| {
         std::fs::create_dir_all(p).map_err(|source| HtmlError::Io {
             file: p.display().to_string(),

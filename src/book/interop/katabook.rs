@@ -10,11 +10,13 @@ use crate::book::dag::{
     Book, BookMeta, Edge, Node, NodeId, ParentLink, SearchValues, SymmetrySet, transform_game,
 };
 use crate::go::{
-    BoardSize, BookHash, Color, Game, KoRule, Komi, Move, Point, Rules, Scoring, Symmetry, Tax,
+    BoardSize, BookHash, Color, Game, KoRule, Komi, Move, Rules, Scoring, Symmetry, Tax,
 };
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::path::Path;
+
+mod shape;
 
 #[derive(Debug, thiserror::Error)]
 pub enum KatabookError {
@@ -126,7 +128,7 @@ pub fn import_str(text: &str, file: &str) -> Result<(Book, ImportReport), Katabo
             }
             raw[id] = Some(
                 read_node(&data, version, size, |x| x.as_u64().map(|v| v as usize))
-                    .map_err(|m| bad(i + 1, m))?,
+                    .map_err(|m| bad(i + 1, format!("node {id}: {m}")))?,
             );
         } else {
             let hash: BookHash = data["hash"]
@@ -151,7 +153,10 @@ pub fn import_str(text: &str, file: &str) -> Result<(Book, ImportReport), Katabo
                 .and_then(|s| s.parse::<BookHash>().ok())
                 .and_then(|h| v1_ids.get(&h).copied())
         };
-        raw[id] = Some(read_node(&data, version, size, lookup).map_err(|m| bad(line, m))?);
+        raw[id] = Some(
+            read_node(&data, version, size, lookup)
+                .map_err(|m| bad(line, format!("node {id}: {m}")))?,
+        );
     }
     let raw: Vec<RawNode> = raw
         .into_iter()
@@ -179,6 +184,11 @@ pub fn import_str(text: &str, file: &str) -> Result<(Book, ImportReport), Katabo
             }
         }
     }
+    let children: Vec<Vec<usize>> = raw
+        .iter()
+        .map(|n| n.moves.iter().map(|m| m.2).collect())
+        .collect();
+    shape::acyclic(&children).map_err(|m| bad(0, m))?;
 
     // Walk from the root (node 0, the initial position) giving each node a concrete game in its own
     // orientation, and from it tengen's hash.
@@ -330,6 +340,9 @@ fn read_node(
             .ok_or("move without a prior")?;
         moves.push((mv, sym, child, prior));
     }
+    if let Some(mv) = shape::first_repeat(moves.iter().map(|m| m.0)) {
+        return Err(format!("move {} is listed twice", mv.to_gtp(size)));
+    }
     let mut parents = Vec::new();
     for p in data[key("par", "parents")]
         .as_array()
@@ -337,6 +350,12 @@ fn read_node(
     {
         let parent = id_of(&p[key("id", "hash")]).ok_or("parent is an unknown node")?;
         parents.push((parent, parse_move(&p["loc"])?));
+    }
+    if let Some((parent, mv)) = shape::first_repeat(parents.iter().copied()) {
+        return Err(format!(
+            "parent {parent} by {} is listed twice",
+            mv.to_gtp(size)
+        ));
     }
     Ok(RawNode {
         to_move,
@@ -354,21 +373,13 @@ fn read_meta(header: &Value) -> Result<BookMeta, String> {
     let h = board["ySize"].as_u64().ok_or("no initialBoard.ySize")? as usize;
     let size = BoardSize::new(w, h).map_err(|e| e.to_string())?;
     let mut meta = BookMeta::new(size, read_rules(&header["initialRules"])?);
-    meta.rep_bound = header["repBound"].as_u64().ok_or("no repBound")? as usize;
+    meta.rep_bound = shape::rep_bound(header["repBound"].as_u64())?;
     meta.first_player = match header["initialPla"].as_str() {
         Some("White") | Some("W") => Color::White,
         _ => Color::Black,
     };
     if let Some(stones) = board["stones"].as_str() {
-        for (y, row) in stones.split('|').filter(|r| !r.is_empty()).enumerate() {
-            for (x, c) in row.chars().enumerate() {
-                match c {
-                    'X' | 'x' => meta.setup_black.push(Point::new(x, y)),
-                    'O' | 'o' => meta.setup_white.push(Point::new(x, y)),
-                    _ => {}
-                }
-            }
-        }
+        (meta.setup_black, meta.setup_white) = shape::setup_stones(stones, size)?;
     }
     Ok(meta)
 }

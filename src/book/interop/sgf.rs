@@ -143,17 +143,35 @@ pub enum SgfImportError {
     Dag(#[from] DagError),
 }
 
+/// A line of a game record that stops before its end: the move that could not be played from the book's
+/// root, and why. The moves before it are imported; nothing after it is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LineCut {
+    /// The move's number along its line (1 is the first move).
+    pub number: usize,
+    /// The move as `B D4`.
+    pub mv: String,
+    pub reason: String,
+}
+
+/// What [`import_lines`] did.
+#[derive(Debug, Clone, Default)]
+pub struct SgfImport {
+    /// Nodes that are new: they have no values yet and must be searched (see `expand::evaluate`).
+    pub new_nodes: Vec<crate::book::NodeId>,
+    /// Every node the lines went through (to be written to the store).
+    pub touched: Vec<crate::book::NodeId>,
+    /// Lines that stop early, each at the place it stops (reported, never dropped in silence).
+    pub cut: Vec<LineCut>,
+}
+
 /// Adds every line of the SGF trees to the book, move by move from the root (in the file's orientation,
-/// transpositions and symmetric moves merged as usual). Returns the nodes that are new: they have no
-/// values yet and must be searched (see `expand::evaluate`), and every node the lines went through (to be
-/// written to the store). A line stops at its first move that is not legal here.
-pub fn import_lines(
-    book: &mut Book,
-    path: &std::path::Path,
-) -> Result<(Vec<crate::book::NodeId>, Vec<crate::book::NodeId>), SgfImportError> {
+/// transpositions and symmetric moves merged as usual). A line stops at its first move that cannot be
+/// played here (illegal, out of turn, or after setup stones the book's root does not have); each such
+/// stop is listed in [`SgfImport::cut`] with the move's number.
+pub fn import_lines(book: &mut Book, path: &std::path::Path) -> Result<SgfImport, SgfImportError> {
     let games = crate::go::sgf::read_file(path)?;
-    let mut new_nodes = Vec::new();
-    let mut touched = Vec::new();
+    let mut out = SgfImport::default();
     for sgf in &games {
         if sgf.size != book.meta.size {
             return Err(SgfImportError::Size {
@@ -166,46 +184,71 @@ pub fn import_lines(
             id: book.root(),
             to_view: crate::go::Symmetry::IDENTITY,
         };
-        walk(
-            book,
-            &sgf.root,
-            root,
-            book.meta.initial_game(),
-            &mut new_nodes,
-            &mut touched,
-        )?;
+        let mut stack = vec![(&sgf.root, root, book.meta.initial_game(), 0)];
+        while let Some((node, view, game, number)) = stack.pop() {
+            let Some((view, game, number)) = step(book, node, view, game, number, &mut out)? else {
+                continue;
+            };
+            for child in node.children.iter().rev() {
+                stack.push((child, view, game.clone(), number));
+            }
+        }
     }
-    touched.sort();
-    touched.dedup();
-    Ok((new_nodes, touched))
+    out.touched.sort();
+    out.touched.dedup();
+    Ok(out)
 }
 
-fn walk(
+/// Plays `node`'s move (if any) into the book; `None` where the line stops (recorded in `out.cut`).
+fn step(
     book: &mut Book,
     node: &crate::go::sgf::SgfNode,
-    mut view: NodeView,
+    view: NodeView,
     mut game: crate::go::Game,
-    new_nodes: &mut Vec<crate::book::NodeId>,
-    touched: &mut Vec<crate::book::NodeId>,
-) -> Result<(), SgfImportError> {
-    if let Some((color, mv)) = node.get_move() {
-        if color != game.to_move() || game.clone().play(mv).is_err() {
-            return Ok(());
-        }
-        let size = book.meta.size;
-        let in_node = view.to_view.inverse().apply_move(size, mv);
-        let node_game = book.game_at(view.id)?;
-        let (child, is_new) =
-            crate::book::expand::add_move(book, view.id, &node_game, in_node, 0.0)?;
-        if is_new {
-            new_nodes.push(child);
-        }
-        touched.extend([view.id, child]);
-        let _ = game.play(mv);
-        view = book.follow(view, mv)?;
+    number: usize,
+    out: &mut SgfImport,
+) -> Result<Option<(NodeView, crate::go::Game, usize)>, SgfImportError> {
+    use crate::go::sgf::Property;
+    let size = book.meta.size;
+    let mv = node.get_move();
+    let setup = node.props.iter().any(|p| matches!(p, Property::Setup(..)));
+    let cut = |mv: String, reason: String| LineCut {
+        number: number + 1,
+        mv,
+        reason,
+    };
+    let shown = |(color, mv): (Color, Move)| format!("{} {}", color_letter(color), mv.to_gtp(size));
+    if setup {
+        let at = mv.map(shown).unwrap_or_else(|| "setup".into());
+        let reason =
+            "the record adds or removes stones (AB/AW/AE); book lines start from the book's root"
+                .into();
+        out.cut.push(cut(at, reason));
+        return Ok(None);
     }
-    for child in &node.children {
-        walk(book, child, view, game.clone(), new_nodes, touched)?;
+    let Some((color, mv)) = mv else {
+        return Ok(Some((view, game, number)));
+    };
+    let reason = if color != game.to_move() {
+        let turn = match game.to_move() {
+            Color::Black => "Black",
+            Color::White => "White",
+        };
+        Some(format!("it is {turn}'s turn"))
+    } else {
+        game.clone().play(mv).err().map(|e| e.to_string())
+    };
+    if let Some(reason) = reason {
+        out.cut.push(cut(shown((color, mv)), reason));
+        return Ok(None);
     }
-    Ok(())
+    let in_node = view.to_view.inverse().apply_move(size, mv);
+    let node_game = book.game_at(view.id)?;
+    let (child, is_new) = crate::book::expand::add_move(book, view.id, &node_game, in_node, 0.0)?;
+    if is_new {
+        out.new_nodes.push(child);
+    }
+    out.touched.extend([view.id, child]);
+    let _ = game.play(mv);
+    Ok(Some((book.follow(view, mv)?, game, number + 1)))
 }

@@ -284,7 +284,7 @@ fn refused_line_moves(
 fn the_solver_searches_the_course_s_lines_but_one_atari_into_captured_space() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/endgame-dev");
     let mut refused = Vec::new();
-    for path in Problem::find_all(std::path::Path::new(dir)).unwrap() {
+    for path in Problem::find_all(std::path::Path::new(dir)).unwrap().files {
         let p = Problem::read(&path).unwrap();
         let search = Search::new(&p.region, false, MAX_POSITIONS);
         let mut board = p.board.clone();

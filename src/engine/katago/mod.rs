@@ -10,6 +10,7 @@ pub mod protocol;
 
 pub use protocol::Perspective;
 
+use super::line::{CappedLines, GTP_MAX_LINE, KATAGO_MAX_LINE, LineError};
 use super::{Analysis, Engine, EngineError, Query, Report};
 use crate::go::{BoardSize, Color};
 use protocol::{Reply, classify, query_json, report_from};
@@ -19,7 +20,7 @@ use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::{mpsc, oneshot};
 
@@ -97,6 +98,8 @@ struct Process {
     stderr: Arc<Mutex<VecDeque<String>>>,
     name: String,
     perspective: Perspective,
+    /// Why the reader stopped, when KataGo's output itself was at fault (a reply line without end).
+    garbled: Mutex<Option<String>>,
 }
 
 type ReportSender = mpsc::Sender<Result<Report, EngineError>>;
@@ -367,8 +370,8 @@ async fn start(config: &KataGoConfig) -> Result<Arc<Process>, EngineError> {
     let stderr_task = {
         let lines = Arc::clone(&stderr_lines);
         tokio::spawn(async move {
-            let mut reader = BufReader::new(stderr).lines();
-            while let Ok(Some(line)) = reader.next_line().await {
+            let mut reader = CappedLines::new(BufReader::new(stderr), GTP_MAX_LINE);
+            while let Ok(Some(line)) = reader.next_line_lossy().await {
                 push_line(&lines, line);
             }
         })
@@ -382,6 +385,7 @@ async fn start(config: &KataGoConfig) -> Result<Arc<Process>, EngineError> {
         stderr: Arc::clone(&stderr_lines),
         name: "katago".into(),
         perspective: config.perspective,
+        garbled: Mutex::new(None),
     });
     tokio::spawn(read_replies(Arc::clone(&process), child, stdout));
 
@@ -402,8 +406,17 @@ async fn start(config: &KataGoConfig) -> Result<Arc<Process>, EngineError> {
         Ok(Err(_)) => {
             // The process ended before answering: let stderr drain, then show it.
             let _ = tokio::time::timeout(Duration::from_secs(2), stderr_task).await;
+            let garbled = process
+                .garbled
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take();
+            let why = match garbled {
+                Some(why) => format!("wrote no KataGo reply: {why}; it was stopped"),
+                None => "exited during start-up".into(),
+            };
             return Err(unavailable(format!(
-                "`{}` exited during start-up{}",
+                "`{}` {why}{}",
                 config.command.join(" "),
                 stderr_tail(&stderr_lines)
             )));
@@ -470,9 +483,19 @@ async fn read_replies(
     mut child: Child,
     stdout: tokio::process::ChildStdout,
 ) {
-    let mut lines = BufReader::new(stdout).lines();
-    while let Ok(Some(line)) = lines.next_line().await {
-        process.deliver(&line).await;
+    let mut lines = CappedLines::new(BufReader::new(stdout), KATAGO_MAX_LINE);
+    let mut garbled = None;
+    loop {
+        match lines.next_line().await {
+            Ok(Some(line)) => process.deliver(&line).await,
+            Err(e @ LineError::TooLong { .. }) => {
+                // Replies are out of step for good: stop the engine and fail what waits.
+                garbled = Some(e.to_string());
+                let _ = child.start_kill();
+                break;
+            }
+            Ok(None) | Err(LineError::Io(_)) => break,
+        }
     }
     process.alive.store(false, Ordering::SeqCst);
     let status = match tokio::time::timeout(Duration::from_secs(5), child.wait()).await {
@@ -481,12 +504,21 @@ async fn read_replies(
     };
     // Give stderr a moment to flush its last lines into the message.
     tokio::time::sleep(Duration::from_millis(50)).await;
-    let error = EngineError::Died {
-        engine: process.name.clone(),
-        detail: format!(
-            "the process ended ({status}) with queries in flight{}",
-            stderr_tail(&process.stderr)
-        ),
+    let error = match garbled {
+        Some(why) => {
+            *process.garbled.lock().unwrap_or_else(|e| e.into_inner()) = Some(why.clone());
+            EngineError::Refused {
+                engine: process.name.clone(),
+                message: format!("not a KataGo reply: {why}; the engine was stopped"),
+            }
+        }
+        None => EngineError::Died {
+            engine: process.name.clone(),
+            detail: format!(
+                "the process ended ({status}) with queries in flight{}",
+                stderr_tail(&process.stderr)
+            ),
+        },
     };
     let waiting: Vec<Waiting> = process.lock_waiting().drain().map(|(_, w)| w).collect();
     for w in waiting {

@@ -72,7 +72,7 @@ pub fn onnx_for(model: &Path) -> Result<PathBuf, ImportError> {
 pub fn import(input: &Path, output: &Path) -> Result<ImportSummary, ImportError> {
     let model = KataModel::read(input)?;
     let bytes = graph::build(&model);
-    std::fs::write(output, &bytes).map_err(|reason| ImportError::Write {
+    crate::files::write_whole(output, &bytes).map_err(|reason| ImportError::Write {
         path: output.to_path_buf(),
         reason,
     })?;
