@@ -27,8 +27,9 @@ pub struct Query {
     /// Seed for engines that are random; the same seed and query give the same result.
     pub seed: u64,
     /// Searches of one position that carry the same key may share their tree where their bans allow it: a
-    /// later search may start from an earlier one's tree less the subtrees of the moves it bans. Engines
-    /// that keep no tree ignore it. A book expansion's full search and its quick re-search share one.
+    /// later search that bans more root moves may start from an earlier one's tree less the subtrees of the
+    /// moves it bans besides. Engines that keep no tree ignore it. A book expansion's full search and its
+    /// quick re-search share one.
     pub share_tree: Option<u64>,
 }
 

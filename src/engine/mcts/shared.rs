@@ -1,7 +1,8 @@
 //! Finished search trees kept for a later search of the same position that carries the same sharing key
-//! (`Query::share_tree`) and bans at least the same root moves: it starts from the kept tree less the
+//! (`Query::share_tree`) and bans the same root moves and more: it starts from the kept tree less the
 //! subtrees of the moves it bans besides. A book expansion's quick re-search, which bans the moves the
-//! full search just added, so begins with the full search's visits to every other move.
+//! full search just added, so begins with the full search's visits to every other move. A search that bans
+//! no more than the kept one starts afresh: asked the same question again, a search answers the same.
 
 use super::tree::{Tree, Utility};
 use crate::go::{Game, Move};
@@ -35,11 +36,15 @@ pub(super) struct SharedTrees {
 }
 
 impl SharedTrees {
-    /// The tree kept under `key` for this position, if its search banned no move that `avoid` allows.
+    /// The tree kept under `key` for this position, if its search banned no move that `avoid` allows and
+    /// `avoid` bans more.
     pub fn take(&self, key: u64, position: u128, avoid: &[Move]) -> Option<Saved> {
         let mut entries = self.entries.lock().ok()?;
         let at = entries.iter().position(|e| {
-            e.key == key && e.position == position && e.avoid.iter().all(|m| avoid.contains(m))
+            e.key == key
+                && e.position == position
+                && e.avoid.iter().all(|m| avoid.contains(m))
+                && avoid.iter().any(|m| !e.avoid.contains(m))
         })?;
         entries.remove(at).map(|e| e.saved)
     }
