@@ -72,10 +72,7 @@ pub fn onnx_for(model: &Path) -> Result<PathBuf, ImportError> {
 pub fn import(input: &Path, output: &Path) -> Result<ImportSummary, ImportError> {
     let model = KataModel::read(input)?;
     let bytes = graph::build(&model);
-    std::fs::write(output, &bytes).map_err(|reason| ImportError::Write {
-        path: output.to_path_buf(),
-        reason,
-    })?;
+    write_atomically(output, &bytes)?;
     Ok(ImportSummary {
         name: model.name.clone(),
         version: model.version,
@@ -83,5 +80,22 @@ pub fn import(input: &Path, output: &Path) -> Result<ImportSummary, ImportError>
         trunk_channels: model.trunk.trunk_channels,
         parameters: model.parameter_count(),
         onnx_bytes: bytes.len(),
+    })
+}
+
+/// Writes `bytes` to a temporary file beside `output` and renames it over `output`, so that a reader (another
+/// tengen starting at the same time) never opens a half-written network.
+pub fn write_atomically(output: &Path, bytes: &[u8]) -> Result<(), ImportError> {
+    let fail = |reason| ImportError::Write {
+        path: output.to_path_buf(),
+        reason,
+    };
+    let mut name = output.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".{}.tmp", std::process::id()));
+    let temporary = output.with_file_name(name);
+    std::fs::write(&temporary, bytes).map_err(fail)?;
+    std::fs::rename(&temporary, output).map_err(|reason| {
+        let _ = std::fs::remove_file(&temporary);
+        fail(reason)
     })
 }
