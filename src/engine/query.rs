@@ -99,6 +99,9 @@ pub struct MoveInfo {
     pub pv: Vec<Move>,
     /// Lower confidence bound of the winrate for the player to move, when the engine knows it.
     pub lcb: Option<f64>,
+    /// The winrate and score are proven by an exact search ([`super::exact`]), not estimated.
+    #[serde(default)]
+    pub proven: bool,
 }
 
 /// Values for the root position as a whole.

@@ -264,6 +264,7 @@ pub fn report_from(
             prior: num(m, "prior").unwrap_or(0.0),
             pv,
             lcb,
+            proven: false,
         };
         let order = m.get("order").and_then(Value::as_i64).unwrap_or(i64::MAX);
         infos.push((order, info));
