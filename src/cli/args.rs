@@ -1,7 +1,10 @@
-//! Arguments several subcommands share: a position given as size, rules, komi and GTP moves.
+//! Arguments several subcommands share: a position given as size, rules, komi and GTP moves; the engine of
+//! a command that grows or analyses a book.
 
 use anyhow::Result;
 use clap::Args;
+use tengen::engine::Engine;
+use tengen::engine::spec::{self, SpecOptions};
 use tengen::go::{BoardSize, Game, Komi, Rules};
 
 #[derive(Args, Clone, Debug)]
@@ -41,5 +44,48 @@ impl PositionSpec {
             self.rules()?,
             &self.moves,
         )?)
+    }
+}
+
+/// The engine of a command that grows or analyses a book.
+#[derive(Args, Clone, Debug)]
+pub struct EngineArgs {
+    /// The engine: onnx (the shipped network, the default) | onnx:MODEL | katago | katago:COMMAND… |
+    /// gtp[:COMMAND…] | pool:N:SPEC | rollout
+    #[arg(long, default_value = spec::DEFAULT)]
+    pub engine: String,
+    /// Engine threads per search, for rollout (0: all cores)
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// KataGo's analysis config, for `--engine katago`
+    #[arg(long)]
+    pub katago_config: Option<String>,
+    /// KataGo's network, for `--engine katago`
+    #[arg(long)]
+    pub katago_model: Option<String>,
+    /// The KataGo binary, for `--engine katago` (default: `katago` on the PATH)
+    #[arg(long)]
+    pub katago_binary: Option<String>,
+}
+
+impl EngineArgs {
+    /// The engine for growing a book of `size`, with what the user must know said on stderr: the default
+    /// network falling back to rollout, rollout on a board it misjudges. Must be called inside a tokio
+    /// runtime (engines that run a process start it at once).
+    pub fn build_for_book(&self, size: BoardSize) -> Result<Box<dyn Engine>> {
+        let opts = SpecOptions {
+            threads: self.threads,
+            katago_config: self.katago_config.clone(),
+            katago_model: self.katago_model.clone(),
+            katago_binary: self.katago_binary.clone(),
+        };
+        let chosen = spec::build_default(&self.engine, &opts)?;
+        if let Some(reason) = &chosen.fallback {
+            eprintln!("warning: {reason}");
+        }
+        if let Some(caution) = spec::caution(&chosen.spec, size) {
+            eprintln!("warning: {caution}");
+        }
+        Ok(chosen.engine)
     }
 }
