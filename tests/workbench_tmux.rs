@@ -84,10 +84,12 @@ fn walk_mark_expand_quit_and_replay_the_same_last_frame() {
     assert!(screen.contains("move 3"), "{screen}");
     let before = moves_in_book(&screen).expect("the moves pane shows its count");
 
-    // VISITS beyond the node's visits makes it the cheapest to expand (KataGo's forced deepening).
-    tmux.keys(&[":", "mark visits 100000", "Enter"]);
+    // EXPAND takes this much off the node's own expansion cost, so it is the cheapest to expand. (VISITS,
+    // KataGo's forced deepening, makes the whole subtree cheap, and the network's searches then deepen the
+    // line below it, which its strong priors make cheapest, before they widen the node itself.)
+    tmux.keys(&[":", "mark expand 1000", "Enter"]);
     tmux.wait_for("the mark on the line", Duration::from_secs(10), |s| {
-        s.contains("[V100000]")
+        s.contains("[E1000]")
     });
     tmux.keys(&["Space"]);
     let screen = tmux.wait_for(
@@ -386,6 +388,8 @@ fn space_on_the_default_book_with_the_default_engine_keeps_the_root_at_d4() {
     );
 
     tmux.keys(&["Space"]);
+    // Twenty seconds of growth: tens of expansions at the default 200 visits.
+    std::thread::sleep(Duration::from_secs(20));
     tmux.wait_for(
         "several finished expansions",
         Duration::from_secs(180),
@@ -427,17 +431,21 @@ fn rollout_on_7x7_is_named_unreliable_and_space_asks_first() {
     );
     tmux.start(&command);
     tmux.wait_for("the caution", Duration::from_secs(30), |s| {
-        s.contains("rollout is unreliable on 7x7") && s.contains("(unreliable here)")
+        s.contains("rollout is unreliable on 7x7")
     });
     tmux.keys(&["Space"]);
     tmux.wait_for("the question", Duration::from_secs(10), |s| {
-        s.contains("Grow the book with it anyway? y / n")
+        s.contains("unreliable on this board: grow the book with it anyway? y / n")
     });
     tmux.keys(&["n"]);
     let screen = tmux.wait_for("the refusal", Duration::from_secs(10), |s| {
         s.contains("expansion not started")
     });
     assert!(screen.contains("Jobs · 0 running · 0 queued"), "{screen}");
+    assert!(
+        screen.contains("(unreliable here)"),
+        "the status line names it: {screen}"
+    );
     tmux.keys(&["Space"]);
     tmux.wait_for("the question again", Duration::from_secs(10), |s| {
         s.contains("anyway? y / n")

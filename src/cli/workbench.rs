@@ -89,12 +89,17 @@ pub fn run(args: OpenArgs) -> Result<ExitCode> {
     let (engine, engine_status): (Option<Arc<dyn Engine>>, _) =
         match spec::build_default(&engine_spec, &options) {
             Ok(chosen) => {
+                // A fallback to rollout on a large board says both why and what it means.
+                let caution = spec::caution(&chosen.spec, size).map(|c| match &chosen.fallback {
+                    Some(reason) => format!("{reason}; {c}"),
+                    None => c,
+                });
                 if let Some(reason) = chosen.fallback {
                     notices.push((reason, true));
                 }
                 let status = EngineStatus {
                     name: chosen.engine.name(),
-                    caution: spec::caution(&chosen.spec, size),
+                    caution,
                 };
                 (Some(Arc::from(chosen.engine)), Some(status))
             }

@@ -134,6 +134,7 @@ pub fn with_proofs(query: &Query, mut report: Report, exact: &[(Move, i32)]) -> 
     for m in &mut report.moves {
         if let Some(score) = exact_of(m.mv) {
             m.score_lead = score;
+            m.score_mean = None;
             m.winrate = black_winrate(score);
             m.proven = true;
         }
@@ -291,6 +292,7 @@ mod tests {
             pv: Vec::new(),
             lcb: None,
             proven: false,
+            score_mean: None,
         };
         let report = Report {
             moves: vec![info("A3", 900), info("D2", 5)],

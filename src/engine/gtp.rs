@@ -503,6 +503,7 @@ pub fn parse_analysis(line: &str, size: BoardSize, to_move: Color, kata: bool) -
                     pv: vec![],
                     lcb: None,
                     proven: false,
+                    score_mean: None,
                 };
                 let mut has_move = false;
                 while i < tokens.len() && !MARKERS.contains(&tokens[i]) {
@@ -525,6 +526,7 @@ pub fn parse_analysis(line: &str, size: BoardSize, to_move: Color, kata: bool) -
                         "visits" => info.visits = value.parse().ok()?,
                         "winrate" => info.winrate = black(num()? / scale),
                         "scoreLead" => info.score_lead = lead(num()?),
+                        "scoreSelfplay" => info.score_mean = Some(lead(num()?)),
                         "prior" => info.prior = num()? / scale,
                         "lcb" => info.lcb = Some(num()? / scale),
                         _ => {}

@@ -153,7 +153,7 @@ pub fn caution(spec: &str, size: crate::go::BoardSize) -> Option<String> {
     (uses_rollout(spec) && size.width().max(size.height()) > ROLLOUT_MAX_SIDE).then(|| {
         format!(
             "rollout is unreliable on {size}: its light playouts misjudge boards larger than 5x5 by points, \
-             and a book grown with it is misleading (the default network engine `{DEFAULT}` is not)"
+             so a book grown with it is misleading (the default engine, `{DEFAULT}`, is a network)"
         )
     })
 }

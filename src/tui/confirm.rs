@@ -9,7 +9,7 @@ use super::app::{App, EngineStatus, Mode, Status};
 pub fn engine_ready(app: &mut App, engine: EngineStatus) {
     if let Some(caution) = &engine.caution {
         app.status = Status {
-            text: format!("{caution}; Space asks before growing the book"),
+            text: caution.clone(),
             is_error: true,
         };
     }
@@ -22,11 +22,16 @@ pub fn ask(app: &mut App, command: &Command) -> bool {
     if *command != Command::ExpandStart || app.caution_accepted {
         return false;
     }
-    let Some(caution) = app.engine.as_ref().and_then(|e| e.caution.clone()) else {
+    let Some(engine) = app.engine.as_ref().filter(|e| e.caution.is_some()) else {
         return false;
     };
+    // Short, so that the answer keys fit on a narrow terminal; the caution itself was said at start and
+    // the right-hand side of the status line keeps saying it.
     app.mode = Mode::Confirm {
-        question: format!("{caution}. Grow the book with it anyway? y / n"),
+        question: format!(
+            "{} is unreliable on this board: grow the book with it anyway? y / n",
+            engine.name
+        ),
         then: command.clone(),
     };
     true
@@ -41,8 +46,7 @@ pub fn on_key(app: &mut App, key: &Key, then: Command) -> Vec<Effect> {
         super::update::run(app, then)
     } else {
         app.status = Status {
-            text: "expansion not started (`tengen --engine onnx` grows books with the network)"
-                .into(),
+            text: "expansion not started; `--engine onnx` grows it with the network".into(),
             is_error: false,
         };
         Vec::new()

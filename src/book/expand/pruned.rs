@@ -10,7 +10,9 @@
 //! nothing here.
 //!
 //! The engine interface reports no utilities and no exploration constants, so the reduction uses the win
-//! values and priors the report gives and tengen's PUCT constants (KataGo's defaults).
+//! values and priors the report gives and tengen's PUCT constants (KataGo's defaults). The score is the
+//! moves' self-play score mean where the engine gives one (KataGo's books store that, not the lead), else
+//! their lead.
 
 use super::super::dag::SearchValues;
 use crate::engine::{MoveInfo, Report};
@@ -100,7 +102,7 @@ pub fn report_values(
     let weights = play_weights(&candidates, game.to_move());
     let weight: f64 = weights.iter().sum();
     let (winrate, score) = if let Some(best) = solved(&candidates, game, avoid) {
-        (best.winrate, best.score_lead)
+        (best.winrate, best.score_mean.unwrap_or(best.score_lead))
     } else if weight > 0.0 {
         let mean = |f: fn(&MoveInfo) -> f64| {
             candidates
@@ -110,9 +112,12 @@ pub fn report_values(
                 .sum::<f64>()
                 / weight
         };
-        (mean(|m| m.winrate), mean(|m| m.score_lead))
+        (
+            mean(|m| m.winrate),
+            mean(|m| m.score_mean.unwrap_or(m.score_lead)),
+        )
     } else if root.visits > 0 {
-        (root.winrate, root.score_lead)
+        (root.winrate, root.score_mean)
     } else {
         return None;
     };
@@ -201,6 +206,7 @@ mod tests {
             pv: Vec::new(),
             lcb: None,
             proven: false,
+            score_mean: None,
         }
     }
 
@@ -297,6 +303,7 @@ mod tests {
             pv: Vec::new(),
             lcb: None,
             proven: true,
+            score_mean: None,
         };
         let mut moves = vec![
             proven("A2", 300, 4.0),
@@ -312,6 +319,18 @@ mod tests {
         let v = report_values(&report(moves), &game, &[], None).unwrap();
         let (winrate, _) = black_view(&v);
         assert!(winrate > 0.9, "Black {winrate}");
+    }
+
+    #[test]
+    fn the_score_is_the_self_play_mean_where_the_engine_gives_one() {
+        let mut d4 = info("D4", 400, 0.56, 0.4, 0.6);
+        d4.score_mean = Some(0.8);
+        let v = report_values(&report(vec![d4]), &empty_7x7(), &[], None).unwrap();
+        assert_eq!(
+            black_view(&v).1,
+            0.8,
+            "KataGo's books store the score mean, not the lead"
+        );
     }
 
     #[test]

@@ -86,6 +86,7 @@ impl GtpClient {
             pv: vec![mv],
             lcb: None,
             proven: false,
+            score_mean: None,
         };
         Ok(Report {
             moves: vec![info],

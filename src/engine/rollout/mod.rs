@@ -306,6 +306,7 @@ fn merge(query: &Query, snaps: &[Snapshot], legal_count: usize, is_final: bool) 
                 pv: s.pv.clone(),
                 lcb: Some(mover_rate - 1.96 * (mover_rate * (1.0 - mover_rate) / n).sqrt()),
                 proven: false,
+                score_mean: None,
             }
         })
         .collect();
