@@ -3,8 +3,9 @@
 
 use anyhow::Result;
 use clap::Args;
-use tengen::engine::Engine;
+use std::time::Duration;
 use tengen::engine::spec::{self, SpecOptions};
+use tengen::engine::{CancelToken, Engine};
 use tengen::go::{BoardSize, Game, Komi, Rules};
 
 #[derive(Args, Clone, Debug)]
@@ -88,4 +89,41 @@ impl EngineArgs {
         }
         Ok(chosen.engine)
     }
+}
+
+/// `--seconds` checked: a positive, finite number of seconds.
+pub fn time_limit(seconds: Option<f64>) -> Result<Option<Duration>> {
+    seconds
+        .map(|s| {
+            Duration::try_from_secs_f64(s)
+                .ok()
+                .filter(|d| !d.is_zero() && s < 1e9)
+                .ok_or_else(|| {
+                    anyhow::anyhow!("--seconds must be a positive number of seconds, not {s}")
+                })
+        })
+        .transpose()
+}
+
+/// Cancels `cancel` on Ctrl-C, or once `limit` has passed, saying so on stderr: searches in flight are
+/// dropped, finished expansions stay. Must be called inside a tokio runtime.
+pub fn stop_on_ctrl_c_or_after(cancel: &CancelToken, limit: Option<Duration>) {
+    if let Some(limit) = limit {
+        let stop = cancel.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(limit).await;
+            eprintln!(
+                "{} s are up: searches in flight are dropped, finished expansions are saved",
+                limit.as_secs_f64()
+            );
+            stop.cancel();
+        });
+    }
+    let stop = cancel.clone();
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            eprintln!("stopping: searches in flight are dropped, finished expansions are saved");
+            stop.cancel();
+        }
+    });
 }

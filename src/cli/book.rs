@@ -217,11 +217,7 @@ fn view_for(book: &Book, line: &str) -> Result<NodeView> {
 }
 
 fn expand(a: ExpandArgs) -> Result<ExitCode> {
-    if a.seconds
-        .is_some_and(|s| !(s.is_finite() && s > 0.0 && s < 1e9))
-    {
-        bail!("--seconds must be a positive number of seconds");
-    }
+    let time_limit = super::args::time_limit(a.seconds)?;
     let (mut store, mut book, _) = BookStore::open(&a.file)?;
     let settings = ExpandSettings {
         max_visits: a.visits,
@@ -238,30 +234,14 @@ fn expand(a: ExpandArgs) -> Result<ExitCode> {
     };
     let cancel = CancelToken::default();
     let json = a.json;
-    let iterations = match (a.iterations, a.seconds) {
+    let iterations = match (a.iterations, time_limit) {
         (Some(n), _) => n,
         (None, Some(_)) => u64::MAX,
         (None, None) => 10,
     };
     let start = std::time::Instant::now();
     let result = runtime.block_on(async {
-        if let Some(limit) = a.seconds {
-            let stop = cancel.clone();
-            tokio::spawn(async move {
-                tokio::time::sleep(std::time::Duration::from_secs_f64(limit)).await;
-                eprintln!("{limit} s are up: searches in flight are dropped, finished expansions are saved");
-                stop.cancel();
-            });
-        }
-        let stop = cancel.clone();
-        tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                eprintln!(
-                    "stopping: searches in flight are dropped, finished expansions are saved"
-                );
-                stop.cancel();
-            }
-        });
+        super::args::stop_on_ctrl_c_or_after(&cancel, time_limit);
         // A line is printed only after its expansion is durable in the book's log.
         let report = |p: &Progress| match p {
             Progress::Iteration { iteration, batch } if !json => {
