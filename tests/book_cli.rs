@@ -52,6 +52,8 @@ fn a_book_grows_and_is_browsed_marked_verified_and_exported() {
         "book",
         "expand",
         &book,
+        "--engine",
+        "rollout",
         "--iterations",
         "4",
         "--parallel",

@@ -225,6 +225,8 @@ fn html_export_writes_no_text_from_the_game_records_it_was_built_from() {
         book,
         "--sgf",
         sgf.to_str().unwrap(),
+        "--engine",
+        "rollout",
         "--visits",
         "5",
     ]);

@@ -257,6 +257,8 @@ fn the_urgency_queues_feed_the_job_queue_least_certain_first() {
         db.to_str().unwrap_or_default(),
         "--analyze",
         b,
+        "--engine",
+        "rollout",
         "--visits",
         "50",
     ]);

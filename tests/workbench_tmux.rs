@@ -1,7 +1,8 @@
-//! End to end, through a real terminal: the workbench runs in tmux on the default book with the rollout
-//! engine; the test walks three moves, marks the position, starts expansion, waits for a job to finish
-//! and a new move to appear, stops, quits, then replays the recording headless and compares the last
-//! frame with the screen tmux captured.
+//! End to end, through a real terminal: the workbench runs in tmux on the default book with the default
+//! engine (the shipped network); the test walks three moves, marks the position, starts expansion, waits
+//! for a job to finish and a new move to appear, stops, quits, then replays the recording headless and
+//! compares the last frame with the screen tmux captured. Other tests grow the default book for a while
+//! and check its root, and ask before growing it with rollout.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -26,6 +27,24 @@ fn trimmed(text: &str) -> Vec<String> {
         .rposition(|l| !l.is_empty())
         .map_or(0, |i| i + 1);
     lines[..end].to_vec()
+}
+
+/// The first row of the moves table: the move, Black's win rate in percent and Black's score.
+fn top_row(screen: &str) -> Option<(String, f64, f64)> {
+    screen.lines().find_map(|line| {
+        line.split('│').find_map(|cell| {
+            let mut words = cell.split_whitespace();
+            if words.next()? != "1" {
+                return None;
+            }
+            let mv = words.next()?.to_string();
+            let winrate: f64 = words.next()?.parse().ok()?;
+            let score: f64 = words.next()?.parse().ok()?;
+            (0.0..=100.0)
+                .contains(&winrate)
+                .then_some((mv, winrate, score))
+        })
+    })
 }
 
 fn write(path: &Path, text: &str) {
@@ -65,10 +84,12 @@ fn walk_mark_expand_quit_and_replay_the_same_last_frame() {
     assert!(screen.contains("move 3"), "{screen}");
     let before = moves_in_book(&screen).expect("the moves pane shows its count");
 
-    // VISITS beyond the node's visits makes it the cheapest to expand (KataGo's forced deepening).
-    tmux.keys(&[":", "mark visits 100000", "Enter"]);
+    // EXPAND takes this much off the node's own expansion cost, so it is the cheapest to expand. (VISITS,
+    // KataGo's forced deepening, makes the whole subtree cheap, and the network's searches then deepen the
+    // line below it, which its strong priors make cheapest, before they widen the node itself.)
+    tmux.keys(&[":", "mark expand 1000", "Enter"]);
     tmux.wait_for("the mark on the line", Duration::from_secs(10), |s| {
-        s.contains("[V100000]")
+        s.contains("[E1000]")
     });
     tmux.keys(&["Space"]);
     let screen = tmux.wait_for(
@@ -338,4 +359,111 @@ fn endgame_pane_loads_a_problem_runs_exact_and_replays_the_same_frame() {
     let replayed = std::fs::read_to_string(frames.join("last.txt")).unwrap();
     assert!(replayed.contains("T 1 1/2"), "{replayed}");
     assert!(replayed.contains("Region · 10 points"), "{replayed}");
+}
+
+#[test]
+fn space_on_the_default_book_with_the_default_engine_keeps_the_root_at_d4() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config");
+    let data = dir.path().join("data");
+    // The default engine and the default jobs settings: what a new user gets.
+    write(&config.join("config.toml"), "record_sessions = false\n");
+    let tmux = Tmux {
+        socket: format!("tengen-e2e-default-{}", std::process::id()),
+    };
+    let command = format!(
+        "TENGEN_CONFIG='{}' TENGEN_DATA='{}' '{BIN}'; echo EXITED $?; sleep 60",
+        config.display(),
+        data.display(),
+    );
+    tmux.start(&command);
+    let screen = tmux.wait_for("the default book", Duration::from_secs(60), |s| {
+        s.contains("146 positions") && s.contains("engine mcts (g170-b6c96)")
+    });
+    let (mv, winrate, score) = top_row(&screen).expect("the root's moves table");
+    assert_eq!(
+        (mv.as_str(), winrate, score),
+        ("D4", 54.3, 0.42),
+        "KataGo's root"
+    );
+
+    tmux.keys(&["Space"]);
+    // Twenty seconds of growth: tens of expansions at the default 200 visits.
+    std::thread::sleep(Duration::from_secs(20));
+    tmux.wait_for(
+        "several finished expansions",
+        Duration::from_secs(180),
+        |s| s.matches(" done ").count() >= 4,
+    );
+    tmux.keys(&["Escape"]);
+    let screen = tmux.wait_for("all jobs to stop", Duration::from_secs(60), |s| {
+        s.contains("0 running · 0 queued · expansion stopped")
+    });
+    let (mv, winrate, score) = top_row(&screen).expect("the root's moves table");
+    assert_eq!(mv, "D4", "{screen}");
+    assert!(
+        (45.0..=65.0).contains(&winrate),
+        "Black {winrate}%: {screen}"
+    );
+    assert!(score.abs() <= 1.0, "score {score:+}: {screen}");
+    tmux.keys(&["q"]);
+    tmux.wait_for("the program to exit", Duration::from_secs(10), |s| {
+        s.contains("EXITED 0")
+    });
+}
+
+#[test]
+fn rollout_on_7x7_is_named_unreliable_and_space_asks_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config");
+    let data = dir.path().join("data");
+    write(
+        &config.join("config.toml"),
+        "engine = \"rollout\"\nrecord_sessions = false\n[jobs]\nexpand_visits = 50\n",
+    );
+    let tmux = Tmux {
+        socket: format!("tengen-e2e-rollout-{}", std::process::id()),
+    };
+    let command = format!(
+        "TENGEN_CONFIG='{}' TENGEN_DATA='{}' '{BIN}'; echo EXITED $?; sleep 60",
+        config.display(),
+        data.display(),
+    );
+    tmux.start(&command);
+    tmux.wait_for("the caution", Duration::from_secs(30), |s| {
+        s.contains("rollout is unreliable on 7x7")
+    });
+    tmux.keys(&["Space"]);
+    tmux.wait_for("the question", Duration::from_secs(10), |s| {
+        s.contains("unreliable on this board: grow the book with it anyway? y / n")
+    });
+    tmux.keys(&["n"]);
+    let screen = tmux.wait_for("the refusal", Duration::from_secs(10), |s| {
+        s.contains("expansion not started")
+    });
+    assert!(screen.contains("Jobs · 0 running · 0 queued"), "{screen}");
+    assert!(
+        screen.contains("(unreliable here)"),
+        "the status line names it: {screen}"
+    );
+    tmux.keys(&["Space"]);
+    tmux.wait_for("the question again", Duration::from_secs(10), |s| {
+        s.contains("anyway? y / n")
+    });
+    tmux.keys(&["y"]);
+    tmux.wait_for("a finished expansion", Duration::from_secs(120), |s| {
+        s.contains(" done ")
+    });
+    // Once said yes, Space pauses and resumes without asking again.
+    tmux.keys(&["Space", "Space"]);
+    let screen = tmux.wait_for(
+        "the expansion running again",
+        Duration::from_secs(10),
+        |s| s.contains("expansion running"),
+    );
+    assert!(!screen.contains("y / n"), "{screen}");
+    tmux.keys(&["Escape", "q"]);
+    tmux.wait_for("the program to exit", Duration::from_secs(30), |s| {
+        s.contains("EXITED 0")
+    });
 }

@@ -15,6 +15,9 @@ use super::dag::{
 use super::store::{BookStore, StoreError};
 use crate::engine::{CancelToken, Engine, EngineError, Query, Report};
 use crate::go::{Color, Game, Move, Symmetry};
+use pruned::report_values;
+
+pub mod pruned;
 
 /// Search effort per expansion.
 #[derive(Debug, Clone, Copy)]
@@ -142,64 +145,14 @@ fn exhausted_values(to_move: Color) -> SearchValues {
     }
 }
 
-/// White-view values of a search report. The engine interface has no sharp score and no error heads, so
-/// the sharp score is the mean and the errors are "unknown" (as with KataGo nets before version 9).
-///
-/// `raw_policy` is the engine's prior with nothing avoided (an engine renormalises its policy over the
-/// moves it may play, and KataGo's book stores the unrestricted network prior).
-fn report_values(
-    report: &Report,
-    game: &Game,
-    avoid: &[Move],
-    raw_policy: Option<&[f32]>,
-) -> SearchValues {
-    let root = &report.root;
-    let visits = if root.visits > 0 {
-        root.visits
-    } else {
-        report.moves.iter().map(|m| m.visits).sum()
-    };
-    let size = game.size();
-    let from_policy = raw_policy.map(|policy| {
-        game.legal_moves()
-            .into_iter()
-            .filter(|m| !avoid.contains(m))
-            .filter_map(|m| {
-                let i = match m {
-                    Move::Play(p) => size.row_major(p),
-                    Move::Pass => size.area(),
-                };
-                policy.get(i).copied().filter(|p| p.is_finite())
-            })
-            .fold(0.0f64, |a, p| a.max(p as f64))
-    });
-    let from_moves = report
-        .moves
-        .iter()
-        .filter(|m| !avoid.contains(&m.mv))
-        .map(|m| m.prior)
-        .fold(0.0f64, f64::max);
-    // KataGo takes the search's values pruned to the moves it would play; with only the engine's report
-    // at hand, the move it rates best (listed first) is the closest analogue to that, while the root's
-    // own mean still counts the exploration of bad moves.
-    let (winrate, score) = match report
-        .moves
-        .iter()
-        .find(|m| !avoid.contains(&m.mv) && m.visits > 0)
-    {
-        Some(best) => (best.winrate, best.score_lead),
-        None => (root.winrate, root.score_mean),
-    };
-    SearchValues {
-        win_loss: 1.0 - 2.0 * winrate,
-        score_mean: -score,
-        sharp_score: -score,
-        win_loss_error: -1.0,
-        score_error: -1.0,
-        score_stdev: root.score_stdev,
-        max_policy: from_policy.filter(|&p| p > 0.0).unwrap_or(from_moves),
-        weight: visits as f64,
-        visits: visits as f64,
+/// The error for an engine that names moves but gives no values: a book cannot be grown with it.
+fn no_values(engine: &dyn Engine) -> EngineError {
+    EngineError::Refused {
+        engine: engine.name(),
+        message:
+            "it names moves but reports no values (no analysis command and no score estimate), \
+                  and a book needs values"
+                .into(),
     }
 }
 
@@ -337,7 +290,8 @@ pub async fn run_searches(
                 cancel,
             )
             .await?;
-            Ok::<_, EngineError>(report_values(&r, game, &avoid_after, raw_policy.as_deref()))
+            report_values(&r, game, &avoid_after, raw_policy.as_deref())
+                .ok_or_else(|| no_values(engine))
         }
     };
     let children = futures::future::join_all(chosen.iter().enumerate().map(|(i, &(mv, _))| {
@@ -361,7 +315,9 @@ pub async fn run_searches(
                 cancel,
             )
             .await?;
-            Ok((report_values(&r, &child, &[], r.policy.as_deref()), false))
+            let values = report_values(&r, &child, &[], r.policy.as_deref())
+                .ok_or_else(|| no_values(engine))?;
+            Ok((values, false))
         }
     }));
     let (own, children) = futures::join!(quick_self, children);
@@ -528,7 +484,9 @@ pub async fn evaluate(
             return Ok((*id, terminal_values(game, visits as f64), false));
         }
         let r = search(engine, game, &[], visits, id.0 as u64, cancel).await?;
-        Ok::<_, EngineError>((*id, report_values(&r, game, &[], r.policy.as_deref()), true))
+        let values =
+            report_values(&r, game, &[], r.policy.as_deref()).ok_or_else(|| no_values(engine))?;
+        Ok::<_, EngineError>((*id, values, true))
     });
     let results = futures::future::join_all(searches).await;
     let mut changed = Vec::new();

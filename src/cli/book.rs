@@ -11,7 +11,6 @@ use tengen::book::marks::{self, Mark};
 use tengen::book::store::{self, BookStore, Record};
 use tengen::book::{Book, BookMeta, CostParams, NodeView, node_table, recompute_everything};
 use tengen::engine::CancelToken;
-use tengen::engine::rollout::RolloutEngine;
 use tengen::go::{BoardSize, BookHash, Komi, Move, Rules};
 
 #[derive(Subcommand)]
@@ -54,12 +53,15 @@ pub struct NewArgs {
 #[derive(Args)]
 pub struct ExpandArgs {
     file: PathBuf,
-    /// The engine: `rollout` (the embedded Monte-Carlo engine)
-    #[arg(long, default_value = "rollout")]
-    engine: String,
-    /// Iterations of the growing batch (1, 3, 5, … nodes each, at most --parallel)
-    #[arg(long, default_value_t = 10)]
-    iterations: u64,
+    #[command(flatten)]
+    engine: super::args::EngineArgs,
+    /// Iterations of the growing batch (1, 3, 5, … nodes each, at most --parallel); default 10, or no
+    /// limit with --seconds
+    #[arg(long)]
+    iterations: Option<u64>,
+    /// Stop after this many seconds: finished expansions are kept, searches in flight are dropped
+    #[arg(long)]
+    seconds: Option<f64>,
     /// Nodes expanded at once (KataGo's numToExpandPerIteration)
     #[arg(long, default_value_t = 4)]
     parallel: usize,
@@ -69,9 +71,6 @@ pub struct ExpandArgs {
     /// Visits of the quick re-searches and the threshold for adding more moves (maxVisitsForLeaves)
     #[arg(long)]
     quick_visits: Option<u64>,
-    /// Engine threads per search (0: all cores)
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Print one JSON object per completed expansion instead of text
@@ -146,13 +145,11 @@ pub struct ImportSgfArgs {
     /// The SGF whose lines (main line and variations) are added
     #[arg(long)]
     sgf: PathBuf,
-    #[arg(long, default_value = "rollout")]
-    engine: String,
+    #[command(flatten)]
+    engine: super::args::EngineArgs,
     /// Visits of the quick search of each new position
     #[arg(long, default_value_t = 200)]
     visits: u64,
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
 }
 
 #[derive(Args)]
@@ -220,10 +217,7 @@ fn view_for(book: &Book, line: &str) -> Result<NodeView> {
 }
 
 fn expand(a: ExpandArgs) -> Result<ExitCode> {
-    if a.engine != "rollout" {
-        bail!("unknown engine `{}`; available: rollout", a.engine);
-    }
-    let engine = RolloutEngine::new(a.threads);
+    let time_limit = super::args::time_limit(a.seconds)?;
     let (mut store, mut book, _) = BookStore::open(&a.file)?;
     let settings = ExpandSettings {
         max_visits: a.visits,
@@ -234,18 +228,20 @@ fn expand(a: ExpandArgs) -> Result<ExitCode> {
         .worker_threads(2)
         .enable_all()
         .build()?;
+    let engine = {
+        let _inside = runtime.enter();
+        a.engine.build_for_book(book.meta.size)?
+    };
     let cancel = CancelToken::default();
     let json = a.json;
+    let iterations = match (a.iterations, time_limit) {
+        (Some(n), _) => n,
+        (None, Some(_)) => u64::MAX,
+        (None, None) => 10,
+    };
     let start = std::time::Instant::now();
     let result = runtime.block_on(async {
-        let stop = cancel.clone();
-        tokio::spawn(async move {
-            let signal = super::edge::interrupted().await;
-            eprintln!(
-                "{signal}: stopping; searches in flight are dropped, finished expansions are saved"
-            );
-            stop.cancel();
-        });
+        super::args::stop_on_interrupt_or_after(&cancel, time_limit);
         // Nobody reads the lines any more (`| head`): stop as on Ctrl-C, so the book is compacted.
         let say = |line: String| {
             if let Err(e) = super::edge::print_line(&line) {
@@ -284,9 +280,9 @@ fn expand(a: ExpandArgs) -> Result<ExitCode> {
         grow(
             &mut book,
             Some(&mut store),
-            &engine,
+            engine.as_ref(),
             settings,
-            a.iterations,
+            iterations,
             a.parallel,
             &cancel,
             report,
@@ -526,12 +522,16 @@ fn export(a: ExportArgs) -> Result<ExitCode> {
 }
 
 fn import_sgf(a: ImportSgfArgs) -> Result<ExitCode> {
-    if a.engine != "rollout" {
-        bail!("unknown engine `{}`; available: rollout", a.engine);
-    }
-    let engine = RolloutEngine::new(a.threads);
     let (mut store, mut book, _) = BookStore::open(&a.file)?;
     let before = book.len();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    let engine = {
+        let _inside = runtime.enter();
+        a.engine.build_for_book(book.meta.size)?
+    };
     let import = tengen::book::interop::sgf::import_lines(&mut book, &a.sgf)?;
     for cut in &import.cut {
         eprintln!(
@@ -543,15 +543,11 @@ fn import_sgf(a: ImportSgfArgs) -> Result<ExitCode> {
         );
     }
     let (new_nodes, touched) = (import.new_nodes, import.touched);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
     let cancel = CancelToken::default();
     runtime.block_on(tengen::book::expand::evaluate(
         &mut book,
         Some(&mut store),
-        &engine,
+        engine.as_ref(),
         &new_nodes,
         &touched,
         a.visits,

@@ -62,8 +62,8 @@ pub struct MinimaxArgs {
     #[arg(long)]
     analyze: Option<PathBuf>,
     /// The engine for `--analyze`
-    #[arg(long, default_value = "rollout")]
-    engine: String,
+    #[command(flatten)]
+    engine: super::args::EngineArgs,
     /// Visits per searched position for `--analyze`
     #[arg(long, default_value_t = 2000)]
     visits: u64,
@@ -302,7 +302,7 @@ fn coevolve(args: CoevolveArgs) -> Result<ExitCode> {
 fn analyze_queues(
     path: &std::path::Path,
     lines: &[(Vec<tengen::go::Move>, i32)],
-    engine: &str,
+    engine: &super::args::EngineArgs,
     visits: u64,
 ) -> Result<()> {
     use tengen::jobs::{JobEvent, Priority, Request, Runner, RunnerConfig, runner::SharedBook};
@@ -318,12 +318,8 @@ fn analyze_queues(
     }
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {
-        let opts = tengen::engine::spec::SpecOptions {
-            threads: 1,
-            ..Default::default()
-        };
         let engine: std::sync::Arc<dyn tengen::engine::Engine> =
-            tengen::engine::spec::build(engine, &opts)?.into();
+            engine.build_for_book(size)?.into();
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
         let config = RunnerConfig {
             concurrent: 1,

@@ -9,23 +9,40 @@ use tengen::book::interop::katabook;
 use tengen::book::store::{self, BookStore};
 use tengen::engine::Engine;
 use tengen::engine::spec::{self, SpecOptions};
+use tengen::go::BoardSize;
 use tengen::jobs::runner::SharedBook;
 use tengen::jobs::view::book_view;
 use tengen::jobs::{Runner, RunnerConfig};
 use tengen::session::Recorder;
+use tengen::tui::app::EngineStatus;
 use tengen::tui::config::{Config, Dirs};
 use tengen::tui::runtime::{self, Options};
 
-/// The default book, shipped in `books/` and built into the binary so that a fresh machine has it.
-const DEFAULT_BOOK_NAME: &str = "7x7-tt-k9";
-const DEFAULT_BOOK: &str = include_str!("../../books/7x7-tt-k9.katabook");
+/// A book shipped in `books/` and built into the binary, so that a fresh machine has it.
+struct ShippedBook {
+    size: &'static str,
+    name: &'static str,
+    katabook: &'static str,
+}
+
+/// The shipped books by board size; the first is the default. `tengen open --size N` starts on the one for
+/// its size.
+const SHIPPED_BOOKS: &[ShippedBook] = &[ShippedBook {
+    size: "7x7",
+    name: "7x7-tt-k9",
+    katabook: include_str!("../../books/7x7-tt-k9.katabook"),
+}];
 
 #[derive(Args, Default)]
 pub struct OpenArgs {
     /// A tengen book, or a KataGo `.katabook` (grown in memory; tengen books keep what they learn)
     pub file: Option<PathBuf>,
-    /// The engine for expansion and analysis: rollout | katago | katago:COMMAND… | gtp[:COMMAND…] |
-    /// onnx:MODEL | pool:N:SPEC (default: `engine` in config.toml, else rollout)
+    /// Open the book shipped for this board size instead of the default one (7x7)
+    #[arg(long, conflicts_with = "file")]
+    pub size: Option<String>,
+    /// The engine for expansion and analysis: onnx (the shipped network) | onnx:MODEL | katago |
+    /// katago:COMMAND… | gtp[:COMMAND…] | pool:N:SPEC | exact:SPEC | rollout (default: `engine` in
+    /// config.toml, else onnx)
     #[arg(long)]
     pub engine: Option<String>,
     /// Don't record this session
@@ -53,10 +70,11 @@ pub fn run(args: OpenArgs) -> Result<ExitCode> {
             Config::default()
         }
     };
-    let (book, store, name) = match args.file.as_ref().or(config.book.as_ref()) {
-        Some(path) => open_book(path)?,
-        None => open_default_book(dirs.as_ref())?,
+    let (book, store, name) = match (&args.size, args.file.as_ref().or(config.book.as_ref())) {
+        (None, Some(path)) => open_book(path)?,
+        (size, _) => open_shipped_book(shipped_book(size.as_deref())?, dirs.as_ref())?,
     };
+    let size = book.meta.size;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -68,16 +86,31 @@ pub fn run(args: OpenArgs) -> Result<ExitCode> {
         threads: 1,
         ..SpecOptions::default()
     };
-    let engine: Option<Arc<dyn Engine>> = match spec::build(&engine_spec, &options) {
-        Ok(engine) => Some(Arc::from(engine)),
-        Err(e) => {
-            notices.push((
-                format!("engine `{engine_spec}` did not start: {e} (jobs are off)"),
-                true,
-            ));
-            None
-        }
-    };
+    let (engine, engine_status): (Option<Arc<dyn Engine>>, _) =
+        match spec::build_default(&engine_spec, &options) {
+            Ok(chosen) => {
+                // A fallback to rollout on a large board says both why and what it means.
+                let caution = spec::caution(&chosen.spec, size).map(|c| match &chosen.fallback {
+                    Some(reason) => format!("{reason}; {c}"),
+                    None => c,
+                });
+                if let Some(reason) = chosen.fallback {
+                    notices.push((reason, true));
+                }
+                let status = EngineStatus {
+                    name: chosen.engine.name(),
+                    caution,
+                };
+                (Some(Arc::from(chosen.engine)), Some(status))
+            }
+            Err(e) => {
+                notices.push((
+                    format!("engine `{engine_spec}` did not start: {e} (jobs are off)"),
+                    true,
+                ));
+                (None, None)
+            }
+        };
     let view = book_view(&book, &name);
     let shared = SharedBook::new(book, store);
     let runner_config = RunnerConfig {
@@ -111,6 +144,7 @@ pub fn run(args: OpenArgs) -> Result<ExitCode> {
         dirs,
         recorder,
         notices,
+        engine: engine_status,
     };
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -153,19 +187,39 @@ fn open_book(path: &Path) -> Result<Opened> {
     }
 }
 
-/// The default book lives in the data directory as a tengen book, so that what it learns is kept; the
-/// first run creates it from the copy built into the binary.
-fn open_default_book(dirs: Option<&Dirs>) -> Result<Opened> {
-    let (book, _) = katabook::import_str(DEFAULT_BOOK, "books/7x7-tt-k9.katabook")?;
+/// The shipped book for `size` (`None`: the default one).
+fn shipped_book(size: Option<&str>) -> Result<&'static ShippedBook> {
+    let Some(size) = size else {
+        return Ok(&SHIPPED_BOOKS[0]);
+    };
+    let wanted = BoardSize::parse(size)?;
+    SHIPPED_BOOKS
+        .iter()
+        .find(|b| BoardSize::parse(b.size).is_ok_and(|s| s == wanted))
+        .with_context(|| {
+            let sizes: Vec<&str> = SHIPPED_BOOKS.iter().map(|b| b.size).collect();
+            format!(
+                "no book is shipped for {wanted} (shipped: {}); create one with `tengen book new --size {wanted}` \
+                 and open it",
+                sizes.join(", ")
+            )
+        })
+}
+
+/// A shipped book lives in the data directory as a tengen book, so that what it learns is kept; the first
+/// run creates it from the copy built into the binary.
+fn open_shipped_book(shipped: &ShippedBook, dirs: Option<&Dirs>) -> Result<Opened> {
+    let origin = format!("books/{}.katabook", shipped.name);
+    let (book, _) = katabook::import_str(shipped.katabook, &origin)?;
     let Some(dirs) = dirs else {
-        return Ok((book, None, DEFAULT_BOOK_NAME.into()));
+        return Ok((book, None, shipped.name.into()));
     };
     let dir = dirs.data.join("books");
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    let path = dir.join(format!("{DEFAULT_BOOK_NAME}.tengenbook"));
+    let path = dir.join(format!("{}.tengenbook", shipped.name));
     if !path.exists() {
         BookStore::create(&path, &book)?;
     }
     let (store, book, _) = BookStore::open(&path)?;
-    Ok((book, Some(store), DEFAULT_BOOK_NAME.into()))
+    Ok((book, Some(store), shipped.name.into()))
 }

@@ -4,10 +4,10 @@
 //! shell), responses up to the blank line, `?` answers turned into typed errors with the engine's words.
 //! [`GtpEngine`] puts a client behind the [`Engine`] trait: it sets the position up from scratch for each
 //! query and analyses with `kata-analyze` or `lz-analyze` when the engine has one (banned moves become
-//! `avoid`), else asks `reg_genmove`/`genmove` for its one choice.
+//! `avoid`), else asks for its one choice and values it with its own score estimate ([`choose`]).
 
 use super::line::{CappedLines, GTP_MAX_LINE, LineError};
-use super::{Analysis, CancelToken, Engine, EngineError, MoveInfo, Query, Report, RootInfo};
+use super::{Analysis, CancelToken, Engine, EngineError, MoveInfo, Query, Report};
 use crate::go::{BoardSize, Color, KoRule, Move, Rules, Scoring};
 use std::collections::{HashSet, VecDeque};
 use std::process::Stdio;
@@ -401,64 +401,6 @@ impl GtpClient {
         last.is_final = true;
         Ok(last)
     }
-
-    /// The engine's one choice, for engines without analysis commands.
-    async fn choose(&mut self, query: &Query) -> Result<Report, EngineError> {
-        let to_move = query.to_move();
-        let (answer, undo) = if self.knows("reg_genmove") {
-            (
-                self.command(&format!("reg_genmove {}", to_move.letter()))
-                    .await?,
-                false,
-            )
-        } else {
-            (
-                self.command(&format!("genmove {}", to_move.letter()))
-                    .await?,
-                true,
-            )
-        };
-        let chosen = self.parse_genmove(&answer, query.size)?;
-        if undo && chosen != GenMove::Resign {
-            self.command("undo").await?;
-        }
-        let GenMove::Play(mv) = chosen else {
-            return Ok(Report {
-                is_final: true,
-                ..Report::default()
-            });
-        };
-        if query.avoid.contains(&mv) {
-            return Err(EngineError::Refused {
-                engine: self.name.clone(),
-                message: format!(
-                    "it chose the banned move {} and cannot be told to avoid it",
-                    mv.to_gtp(query.size)
-                ),
-            });
-        }
-        // Without analysis the engine gives no values: the winrate is reported as even (unknown).
-        let info = MoveInfo {
-            mv,
-            visits: 1,
-            winrate: 0.5,
-            score_lead: 0.0,
-            prior: 1.0,
-            pv: vec![mv],
-            lcb: None,
-        };
-        Ok(Report {
-            moves: vec![info],
-            root: RootInfo {
-                winrate: 0.5,
-                visits: 1,
-                ..RootInfo::default()
-            },
-            policy: None,
-            ownership: None,
-            is_final: true,
-        })
-    }
 }
 
 /// KataGo's name for tengen's rules (GTP `kata-set-rules`): a preset where one matches, else the compact form.
@@ -569,6 +511,8 @@ pub fn parse_analysis(line: &str, size: BoardSize, to_move: Color, kata: bool) -
                     prior: 0.0,
                     pv: vec![],
                     lcb: None,
+                    proven: false,
+                    score_mean: None,
                 };
                 let mut has_move = false;
                 while i < tokens.len() && !MARKERS.contains(&tokens[i]) {
@@ -591,6 +535,7 @@ pub fn parse_analysis(line: &str, size: BoardSize, to_move: Color, kata: bool) -
                         "visits" => info.visits = value.parse().ok()?,
                         "winrate" => info.winrate = black(num()? / scale),
                         "scoreLead" => info.score_lead = lead(num()?),
+                        "scoreSelfplay" => info.score_mean = Some(lead(num()?)),
                         "prior" => info.prior = num()? / scale,
                         "lcb" => info.lcb = Some(num()? / scale),
                         _ => {}
@@ -742,5 +687,6 @@ pub fn gnugo_rule_flags(rules: Rules) -> Vec<String> {
     flags
 }
 
+mod choose;
 #[cfg(test)]
 mod tests;

@@ -3,6 +3,7 @@
 //!
 //! Values in reports are always from Black's point of view, whatever the engine's own convention.
 
+pub mod exact;
 pub mod gtp;
 pub mod katago;
 pub mod line;

@@ -98,6 +98,10 @@ pub struct MoveInfo {
     pub winrate: f64,
     /// Black's expected lead in points.
     pub score_lead: f64,
+    /// Black's expected final score as self-play would reach it (KataGo's `scoreSelfplay`, the score mean
+    /// its books store), when the engine tells it apart from the lead.
+    #[serde(default)]
+    pub score_mean: Option<f64>,
     /// The network's (or engine's) prior for this move, 0..1.
     pub prior: f64,
     /// Principal variation, starting with this move.
@@ -105,6 +109,9 @@ pub struct MoveInfo {
     pub pv: Vec<Move>,
     /// Lower confidence bound of the winrate for the player to move, when the engine knows it.
     pub lcb: Option<f64>,
+    /// The winrate and score are proven by an exact search ([`super::exact`]), not estimated.
+    #[serde(default)]
+    pub proven: bool,
 }
 
 /// Values for the root position as a whole.

@@ -1,6 +1,11 @@
-//! Engine specifications as users type them (`--engine rollout`, `katago`, `gtp:gnugo --level 10`,
+//! Engine specifications as users type them (`--engine onnx`, `rollout`, `katago`, `gtp:gnugo --level 10`,
 //! `onnx:MODEL`, `pool:4:katago`) turned into engines. New backends add a prefix here and nowhere else.
+//!
+//! [`DEFAULT`] is the shipped network searched by tengen's PUCT: every command that grows or analyses a
+//! book uses it unless told otherwise. `rollout` needs no network runtime and is the fallback where none
+//! can be had ([`build_default`]); it judges only tiny boards well ([`caution`]).
 
+use super::exact::ExactEngine;
 use super::gtp::GtpEngine;
 use super::katago::{KataGoConfig, KataGoEngine, Perspective};
 use super::pool::EnginePool;
@@ -21,8 +26,15 @@ pub struct SpecOptions {
 }
 
 /// The specifications `build` understands, for help texts.
-pub const KNOWN: &str =
-    "rollout | katago | katago:COMMAND… | gtp[:COMMAND…] | onnx:MODEL | pool:N:SPEC";
+pub const KNOWN: &str = "onnx | onnx:MODEL | katago | katago:COMMAND… | gtp[:COMMAND…] | pool:N:SPEC | exact:SPEC | rollout";
+
+/// The default engine: the network built into tengen (KataGo's g170 b6c96), searched by tengen's PUCT
+/// through ONNX Runtime.
+pub const DEFAULT: &str = "onnx";
+
+/// The largest board side on which `rollout`'s values can be trusted: its light playouts reproduce the
+/// proven values of 3x3 to 5x5, and misjudge 7x7 by points (`docs/rollout.md`).
+pub const ROLLOUT_MAX_SIDE: usize = 5;
 
 /// Builds the engine a specification names.
 pub fn build(spec: &str, opts: &SpecOptions) -> Result<Box<dyn Engine>, EngineError> {
@@ -33,7 +45,13 @@ pub fn build(spec: &str, opts: &SpecOptions) -> Result<Box<dyn Engine>, EngineEr
     };
     let unknown = || EngineError::BadQuery(format!("unknown engine `{spec}`: use {KNOWN}"));
     match (kind, rest) {
-        ("rollout", None) => Ok(Box::new(RolloutEngine::new(opts.threads))),
+        ("rollout", None) => Ok(Box::new(ExactEngine::new(Arc::new(RolloutEngine::new(
+            opts.threads,
+        ))))),
+        ("exact", Some(inner)) => Ok(Box::new(ExactEngine::new(Arc::from(build(inner, opts)?)))),
+        ("onnx", None) => Ok(Box::new(super::mcts::MctsEngine::open_shipped(
+            Default::default(),
+        )?)),
         ("katago", None) => {
             let (Some(config), Some(model)) = (&opts.katago_config, &opts.katago_model) else {
                 return Err(EngineError::Unavailable {
@@ -83,6 +101,61 @@ pub fn build(spec: &str, opts: &SpecOptions) -> Result<Box<dyn Engine>, EngineEr
         }
         _ => Err(unknown()),
     }
+}
+
+/// An engine built for a command, with what the user should be told about it.
+pub struct Chosen {
+    pub engine: Box<dyn Engine>,
+    /// The specification actually built (`rollout` after a fallback).
+    pub spec: String,
+    /// Why the default network is not in use, when it fell back to `rollout`.
+    pub fallback: Option<String>,
+}
+
+/// Builds `spec`. When it is the [`DEFAULT`] network and that cannot start (no ONNX Runtime could be
+/// found or installed), builds `rollout` instead and says why; any other specification that fails is an
+/// error, since the user asked for that engine by name.
+pub fn build_default(spec: &str, opts: &SpecOptions) -> Result<Chosen, EngineError> {
+    match build(spec, opts) {
+        Ok(engine) => Ok(Chosen {
+            engine,
+            spec: spec.trim().to_string(),
+            fallback: None,
+        }),
+        Err(error) if spec.trim() == DEFAULT => Ok(Chosen {
+            engine: build("rollout", opts)?,
+            spec: "rollout".into(),
+            fallback: Some(format!(
+                "the shipped network did not start ({error}); using rollout instead"
+            )),
+        }),
+        Err(error) => Err(error),
+    }
+}
+
+/// Whether `spec` searches with `rollout` (alone, in a pool or with exact endings).
+pub fn uses_rollout(spec: &str) -> bool {
+    let spec = spec.trim();
+    if spec == "rollout" {
+        return true;
+    }
+    if let Some(inner) = spec.strip_prefix("exact:") {
+        return uses_rollout(inner);
+    }
+    spec.strip_prefix("pool:")
+        .and_then(|rest| rest.split_once(':'))
+        .is_some_and(|(_, inner)| uses_rollout(inner))
+}
+
+/// What a user must know before growing a book of `size` with `spec`, if anything: `rollout` on a board
+/// larger than 5x5 gives values far from the truth, and a book grown with them is misleading.
+pub fn caution(spec: &str, size: crate::go::BoardSize) -> Option<String> {
+    (uses_rollout(spec) && size.width().max(size.height()) > ROLLOUT_MAX_SIDE).then(|| {
+        format!(
+            "rollout is unreliable on {size}: its light playouts misjudge boards larger than 5x5 by points, \
+             so a book grown with it is misleading (the default engine, `{DEFAULT}`, is a network)"
+        )
+    })
 }
 
 /// A pool member that could not be rebuilt: every query fails with the reason.
@@ -163,6 +236,10 @@ mod tests {
                 .unwrap_or_default()
         };
         assert!(err("onnx:no-such-model.onnx").contains("no-such-model.onnx"));
+        assert!(
+            build_default("onnx:no-such-model.onnx", &opts).is_err(),
+            "a network named by the user does not fall back"
+        );
         assert!(err("katago").contains("--katago-model"));
         assert!(err("bogus").contains("unknown engine"));
         assert!(err("pool:x:rollout").contains("unknown engine"));
@@ -171,5 +248,20 @@ mod tests {
             ["--mode", "gtp", "--level", "10"]
         );
         assert_eq!(gtp_command("leela --gtp").unwrap(), ["leela", "--gtp"]);
+    }
+
+    #[test]
+    fn rollout_on_boards_over_5x5_comes_with_a_caution() {
+        let size = |n| crate::go::BoardSize::square(n).unwrap();
+        assert!(uses_rollout("rollout") && uses_rollout(" pool:2:rollout"));
+        assert!(
+            !uses_rollout("onnx") && !uses_rollout("gtp:gnugo") && !uses_rollout("pool:2:onnx")
+        );
+        assert!(caution("rollout", size(5)).is_none());
+        assert!(caution(DEFAULT, size(19)).is_none());
+        let text = caution("pool:3:rollout", size(7)).unwrap();
+        assert!(text.contains("rollout") && text.contains("7x7"), "{text}");
+        let rectangle = crate::go::BoardSize::new(7, 5).unwrap();
+        assert!(caution("rollout", rectangle).is_some());
     }
 }

@@ -1,5 +1,6 @@
 //! Neural networks: ONNX Runtime sessions (CPU, or CUDA behind a switch), KataGo's input features, the
-//! KataGo `.bin.gz` → ONNX importer and the batching evaluator that every search shares.
+//! KataGo `.bin.gz` → ONNX importer, the network built into the binary ([`shipped`]) and the batching
+//! evaluator that every search shares.
 //!
 //! Depends only on `go`.
 
@@ -10,6 +11,7 @@ pub mod ladder;
 pub mod output;
 pub mod pass_alive;
 pub mod runtime;
+pub mod shipped;
 
 pub use batcher::{BatchOptions, Evaluator, Pending};
 pub use features::{Features, encode};

@@ -51,6 +51,8 @@ pub enum Action {
     },
     /// An endgame problem file as read (`:endgame load FILE`).
     EndgameLoaded(Box<crate::jobs::endgame::Position>),
+    /// The engine that jobs run on, when it has started.
+    Engine(super::app::EngineStatus),
 }
 
 /// A named command, with arguments where it takes them.

@@ -1,5 +1,6 @@
 //! The workbench's state. It changes only in [`super::update::update`]; rendering reads it.
 
+use super::action::Command;
 use super::annotation::Annotation;
 use super::keymap::Keymap;
 use super::theme::Theme;
@@ -24,6 +25,19 @@ pub enum Mode {
     Command(String),
     /// The help overlay, scrolled down by this many rows.
     Help(usize),
+    /// A yes/no question on the status line; `y` runs `then`.
+    Confirm {
+        question: String,
+        then: Command,
+    },
+}
+
+/// The engine that grows the book, as the workbench shows it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct EngineStatus {
+    pub name: String,
+    /// What the user must know before growing this book with it (`engine::spec::caution`).
+    pub caution: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,6 +95,10 @@ pub struct App {
     pub annotation: Option<Annotation>,
     /// The endgame pane (kept when closed, so reopening shows the last results).
     pub endgame: Option<super::endgame::EndgameState>,
+    /// The engine jobs run on, once the runtime has it.
+    pub engine: Option<EngineStatus>,
+    /// The user said yes to the engine's caution this session.
+    pub caution_accepted: bool,
 }
 
 impl Default for App {
@@ -117,6 +135,8 @@ impl App {
             quit: false,
             annotation: None,
             endgame: None,
+            engine: None,
+            caution_accepted: false,
         }
     }
 

@@ -2,7 +2,8 @@
 //!
 //! Keys (all optional):
 //! - `book`: the book `tengen` opens without arguments (default: the 7x7 book built into the binary)
-//! - `engine`: the engine for expansion and analysis (default `rollout`)
+//! - `engine`: the engine for expansion and analysis (default `onnx`, the shipped network; `rollout` where
+//!   no network runtime can be had)
 //! - `theme`: `dark`, `light`, `high-contrast`, `colorblind`, or a user theme in `themes/` (default `dark`)
 //! - `record_sessions`: record every session to the data directory (default `true`)
 //! - `[jobs] concurrent`: how many expansions run at once, K (default 2; at most four per core)
@@ -44,7 +45,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             book: None,
-            engine: "rollout".into(),
+            engine: crate::engine::spec::DEFAULT.into(),
             theme: "dark".into(),
             record_sessions: true,
             jobs: JobsConfig {

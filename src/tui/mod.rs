@@ -6,6 +6,7 @@ pub mod action;
 pub mod annotation;
 pub mod app;
 pub mod config;
+pub mod confirm;
 pub mod endgame;
 pub mod keymap;
 pub mod panes;

@@ -30,6 +30,8 @@ pub struct Options {
     pub recorder: Option<Recorder>,
     /// Messages for the status line at start (config warnings, engine problems).
     pub notices: Vec<(String, bool)>,
+    /// The engine the runner uses, for the status line and the caution before growing the book.
+    pub engine: Option<super::app::EngineStatus>,
 }
 
 /// What it takes to start the job runner once the runtime (and its clock) exists.
@@ -67,6 +69,7 @@ async fn event_loop(
         dirs,
         mut recorder,
         notices,
+        engine,
     } = options;
     let started = Instant::now();
     let mut app = App::new();
@@ -108,6 +111,9 @@ async fn event_loop(
     }
     for (text, is_error) in notices {
         initial.push(Action::Notice { text, is_error });
+    }
+    if let Some(engine) = engine {
+        initial.push(Action::Engine(engine));
     }
     for action in initial {
         let effects = dispatch(&mut app, action, &mut theme_name);

@@ -2,7 +2,7 @@
 //! ships in `books/`.
 
 use super::action::{Action, Command, Effect, Key};
-use super::app::{App, Expansion, Mode};
+use super::app::{App, EngineStatus, Expansion, Mode};
 use super::render;
 use super::update::{run, update};
 use crate::book::Book;
@@ -206,6 +206,47 @@ fn marks_history_bookmarks_and_the_command_line() {
             priority: Priority(10)
         }]
     );
+}
+
+#[test]
+fn an_engine_with_a_caution_is_named_on_the_status_line_and_space_asks_first() {
+    let (mut app, _) = app(100, 30);
+    let engine = EngineStatus {
+        name: "rollout (1 threads)".into(),
+        caution: crate::engine::spec::caution("rollout", crate::go::BoardSize::square(7).unwrap()),
+    };
+    update(&mut app, Action::Engine(engine));
+    let text = screen(&app);
+    assert!(text.contains("rollout is unreliable on 7x7"), "{text}");
+    // Space asks; `n` leaves the expansion stopped.
+    assert_eq!(keys(&mut app, &["space"]), vec![]);
+    assert!(matches!(app.mode, Mode::Confirm { .. }));
+    assert!(screen(&app).contains("anyway? y / n"));
+    assert_eq!(keys(&mut app, &["n"]), vec![]);
+    assert_eq!(app.expansion, Expansion::Stopped);
+    let text = screen(&app);
+    assert!(text.contains("expansion not started"), "{text}");
+    // With a shorter message the right-hand side has room to name the engine and its caution.
+    assert!(text.contains("(unreliable here)"), "{text}");
+    // `y` starts it, and the question is not asked again.
+    keys(&mut app, &["space"]);
+    assert_eq!(keys(&mut app, &["y"]), vec![Effect::StartExpansion]);
+    assert_eq!(keys(&mut app, &["space"]), vec![Effect::PauseExpansion]);
+    assert_eq!(keys(&mut app, &["space"]), vec![Effect::StartExpansion]);
+    // The network engine has nothing to confirm.
+    let (mut app, _) = app_with_engine("mcts (g170-b6c96)");
+    assert!(screen(&app).contains("engine mcts (g170-b6c96)"));
+    assert_eq!(keys(&mut app, &["space"]), vec![Effect::StartExpansion]);
+}
+
+fn app_with_engine(name: &str) -> (App, Book) {
+    let (mut app, book) = app(100, 30);
+    let engine = EngineStatus {
+        name: name.into(),
+        caution: None,
+    };
+    update(&mut app, Action::Engine(engine));
+    (app, book)
 }
 
 #[test]

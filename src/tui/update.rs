@@ -84,6 +84,10 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
             super::endgame::loaded(app, *position);
             Vec::new()
         }
+        Action::Engine(engine) => {
+            super::confirm::engine_ready(app, engine);
+            Vec::new()
+        }
     }
 }
 
@@ -103,6 +107,7 @@ fn error(app: &mut App, text: String) {
 
 fn on_key(app: &mut App, key: Key) -> Vec<Effect> {
     match app.mode.clone() {
+        Mode::Confirm { then, .. } => super::confirm::on_key(app, &key, then),
         Mode::Help(scroll) => {
             let rows = app.keymap.help_rows().len();
             app.mode = match key.0.as_str() {
@@ -311,6 +316,9 @@ pub fn run(app: &mut App, command: Command) -> Vec<Effect> {
             }];
         }
         Command::ExpandStart => {
+            if super::confirm::ask(app, &Command::ExpandStart) {
+                return Vec::new();
+            }
             app.expansion = Expansion::Running;
             info(app, "expansion running".into());
             return vec![Effect::StartExpansion];

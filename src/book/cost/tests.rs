@@ -212,6 +212,8 @@ fn candidate(mv: Move, visits: u64, winrate: f64, lead: f64, prior: f64) -> Move
         prior,
         pv: vec![mv],
         lcb: None,
+        proven: false,
+        score_mean: None,
     }
 }
 

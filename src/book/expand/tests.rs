@@ -3,6 +3,7 @@ use crate::book::dag::BookMeta;
 use crate::book::dag::NodeView;
 use crate::book::view::{node_table, view_of};
 use crate::book::{CostParams, recompute_everything};
+use crate::engine::exact::ExactEngine;
 use crate::engine::rollout::RolloutEngine;
 use crate::go::{BoardSize, Komi, Point, Rules};
 
@@ -26,10 +27,11 @@ async fn grown(side: usize, visits: u64, iterations: u64) -> Book {
     book
 }
 
-/// `iterations` more expansions of `book` (K = 8) by a one-thread `rollout` seeded with `seed`, at
-/// `visits` per search and half as many for the quick re-search.
+/// `iterations` more expansions of `book` (K = 8) by a one-thread `rollout` with exact endings (as the
+/// `rollout` engine spec builds it) seeded with `seed`, at `visits` per search and half as many for the
+/// quick re-search.
 async fn grow_more(book: &mut Book, visits: u64, seed: u64, iterations: u64) {
-    let engine = RolloutEngine::new(1);
+    let engine = ExactEngine::new(std::sync::Arc::new(RolloutEngine::new(1)));
     let settings = ExpandSettings {
         max_visits: visits,
         quick_visits: visits / 2,

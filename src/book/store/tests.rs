@@ -245,7 +245,10 @@ fn a_synthetic_book_round_trips_through_format_2() {
 /// The shipped book was written in format 1; it opens, and the next compaction rewrites it as format 2.
 #[test]
 fn a_format_1_book_still_opens_and_compacts_to_format_2() {
-    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/books/7x7-tt-k9.tengenbook");
+    let shipped = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/7x7-format-1.tengenbook"
+    );
     let bytes = std::fs::read(shipped).unwrap();
     assert_eq!(&bytes[8..12], &1u32.to_le_bytes(), "a format-1 file");
     let dir = tempfile::tempdir().unwrap();

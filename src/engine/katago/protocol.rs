@@ -264,6 +264,8 @@ pub fn report_from(
             prior: num(m, "prior").unwrap_or(0.0),
             pv,
             lcb,
+            proven: false,
+            score_mean: num(m, "scoreSelfplay").map(score),
         };
         let order = m.get("order").and_then(Value::as_i64).unwrap_or(i64::MAX);
         infos.push((order, info));

@@ -78,10 +78,17 @@ pub struct MctsEngine {
     root_cache: Arc<EvalCache>,
     trees: Arc<shared::SharedTrees>,
     stats: Arc<SearchStats>,
+    /// The network's name as status lines show it (the model file's stem).
+    network: String,
 }
 
 impl MctsEngine {
     pub fn new(evaluator: Evaluator, params: SearchParams) -> MctsEngine {
+        let network = evaluator
+            .model()
+            .file_stem()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default();
         MctsEngine {
             evaluator,
             params,
@@ -89,6 +96,7 @@ impl MctsEngine {
             root_cache: Arc::new(EvalCache::new(ROOT_CACHE_BYTES)),
             trees: Arc::new(shared::SharedTrees::default()),
             stats: Arc::new(SearchStats::default()),
+            network,
         }
     }
 
@@ -115,6 +123,18 @@ impl MctsEngine {
         let evaluator =
             Evaluator::open(model, &options, batch).map_err(|e| unavailable(e.to_string()))?;
         Ok(MctsEngine::new(evaluator, params))
+    }
+
+    /// Opens the network built into tengen ([`crate::nn::shipped`]), importing it into the data directory on
+    /// first use.
+    pub fn open_shipped(params: SearchParams) -> Result<MctsEngine, EngineError> {
+        let onnx = crate::nn::shipped::onnx_path().map_err(|e| EngineError::Unavailable {
+            engine: format!("onnx ({})", crate::nn::shipped::NAME),
+            detail: e.to_string(),
+        })?;
+        let mut engine = MctsEngine::open(&onnx, params)?;
+        engine.network = crate::nn::shipped::NAME.to_string();
+        Ok(engine)
     }
 
     /// The engine for a spec `onnx:PATH`, or `None` when the spec names another kind of engine.
@@ -275,13 +295,7 @@ fn transformed(game: &Game, symmetry: Symmetry) -> Result<Game, EngineError> {
 
 impl Engine for MctsEngine {
     fn name(&self) -> String {
-        let file = self
-            .evaluator
-            .model()
-            .file_name()
-            .map(|f| f.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        format!("mcts ({file})")
+        format!("mcts ({})", self.network)
     }
 
     fn analyze(&self, query: Query) -> Analysis {

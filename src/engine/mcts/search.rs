@@ -480,6 +480,8 @@ impl State {
                     pv,
                     // The utility's confidence radius, in win-chance units (utility spans twice as much).
                     lcb: lcb.map(|l| (mover_win - (mean_utility - l) / 2.0).clamp(0.0, 1.0)),
+                    proven: false,
+                    score_mean: Some(-child.score_mean_sum / n),
                 })
             })
             .collect();

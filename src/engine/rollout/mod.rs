@@ -9,22 +9,24 @@
 //! at these thread counts.
 //!
 //! Values: the score is the mean area score of the playouts (Black's view, komi included); the winrate is
-//! Black's share of won playouts, draws counting half.
+//! Black's share of won playouts, draws counting half. Proven values of tiny positions come from the
+//! exact solver ([`exact`]) through the [`super::exact`] wrapper, which the `rollout` engine spec puts
+//! around this engine.
 
-mod exact;
+pub(crate) mod exact;
 mod nodes;
 mod playout;
 mod tree;
 
+pub(crate) use tree::RootPosition;
 pub use tree::SearchParams;
 
 use super::{Analysis, CancelToken, Engine, EngineError, MoveInfo, Query, Report, RootInfo};
 use crate::go::{Color, Move};
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
-use tree::{RootMoveStats, RootPosition, Tree};
+use tree::{RootMoveStats, Tree};
 
 /// Visits searched when a query sets neither a visit nor a time limit.
 pub const DEFAULT_VISITS: u64 = 10_000;
@@ -32,25 +34,11 @@ pub const DEFAULT_VISITS: u64 = 10_000;
 /// Iterations between two snapshots a thread publishes for reports during the search.
 const SNAPSHOT_EVERY: u64 = 256;
 
-/// Exact values of root moves already tried, by root (see [`exact_key`]) and move: a book asks about one
-/// position several times.
-type ExactCache = Arc<Mutex<HashMap<(u128, Move), Tried>>>;
-
-/// A root move's exact value, or `None` when it did not settle within `budget` nodes (a query with a
-/// larger budget tries again).
-#[derive(Debug, Clone, Copy)]
-struct Tried {
-    value: Option<i32>,
-    budget: u64,
-}
-
-/// The embedded engine: configuration, and the exact values solved so far; each query runs on its own
-/// threads.
+/// The embedded engine's configuration; each query runs on its own threads.
 #[derive(Debug, Clone)]
 pub struct RolloutEngine {
     threads: usize,
     params: SearchParams,
-    exact_cache: ExactCache,
 }
 
 impl RolloutEngine {
@@ -64,7 +52,6 @@ impl RolloutEngine {
         RolloutEngine {
             threads,
             params: SearchParams::default(),
-            exact_cache: ExactCache::default(),
         }
     }
 
@@ -103,13 +90,6 @@ impl RolloutEngine {
                 "every legal move is in the avoid list: nothing to search".into(),
             ));
         }
-        // A one-visit query only wants the prior; tiny roots get proven values (issue #5).
-        let exact = if visit_limit != Some(1) && exact::root_is_tiny(&root) {
-            self.exact_values(&root, &root_moves, exact::root_budget(visit_limit))
-        } else {
-            Vec::new()
-        };
-
         let finals: Vec<Snapshot> = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..threads)
                 .map(|t| {
@@ -161,7 +141,7 @@ impl RolloutEngine {
                             .iter()
                             .filter_map(|s| s.lock().ok().map(|s| s.clone()))
                             .collect();
-                        let report = merge(query, &snaps, legal_count, false, &exact);
+                        let report = merge(query, &snaps, legal_count, false);
                         if report.root.visits > 0 {
                             // A slow reader loses intermediate reports, never the final one.
                             let _ = tx.try_send(Ok(report));
@@ -174,53 +154,8 @@ impl RolloutEngine {
                 .map(|h| h.join().unwrap_or_default())
                 .collect()
         });
-        Ok(merge(query, &finals, legal_count, true, &exact))
+        Ok(merge(query, &finals, legal_count, true))
     }
-
-    /// Black's exact area difference after each of the tiny root's `moves` that settles, solving only
-    /// those the cache does not hold.
-    fn exact_values(&self, root: &RootPosition, moves: &[Move], budget: u64) -> Vec<(Move, i32)> {
-        let key = exact_key(root);
-        // A move is known once it settled, or failed with at least this budget.
-        let known = |cache: &HashMap<(u128, Move), Tried>, mv: Move| {
-            cache
-                .get(&(key, mv))
-                .filter(|t| t.value.is_some() || t.budget >= budget)
-                .map(|t| t.value)
-        };
-        let missing: Vec<Move> = match self.exact_cache.lock() {
-            Ok(cache) => moves
-                .iter()
-                .copied()
-                .filter(|&m| known(&cache, m).is_none())
-                .collect(),
-            Err(_) => return Vec::new(),
-        };
-        let solved = exact::root_values(root, &missing, budget).unwrap_or_default();
-        let Ok(mut cache) = self.exact_cache.lock() else {
-            return Vec::new();
-        };
-        for (&mv, &value) in missing.iter().zip(&solved) {
-            cache.insert((key, mv), Tried { value, budget });
-        }
-        moves
-            .iter()
-            .filter_map(|&mv| Some((mv, known(&cache, mv).flatten()?)))
-            .collect()
-    }
-}
-
-/// What an exact value depends on: the stones, the player to move, pending passes, the superko rule and
-/// the game's history.
-fn exact_key(root: &RootPosition) -> u128 {
-    let state = (root.to_move.index() as u128) << 8
-        | u128::from(root.consecutive_passes) << 4
-        | u128::from(root.rules.ko == crate::go::KoRule::Situational);
-    root.history
-        .iter()
-        .fold(root.board.stone_hash() ^ state, |k, &h| {
-            k.rotate_left(13).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ h
-        })
 }
 
 impl Engine for RolloutEngine {
@@ -246,7 +181,7 @@ fn share(total: u64, threads: usize, t: usize) -> u64 {
 }
 
 /// Replays the query into the root position, with the superko keys of its history.
-fn root_position(query: &Query) -> Result<RootPosition, EngineError> {
+pub(crate) fn root_position(query: &Query) -> Result<RootPosition, EngineError> {
     let mut game = crate::go::Game::with_setup(query.size, query.rules, query.setup.clone());
     let mut history = Vec::with_capacity(query.moves.len() + 1);
     let key = |g: &crate::go::Game| RootPosition::superko_key(g.rules(), g.board(), g.to_move());
@@ -308,13 +243,7 @@ impl Snapshot {
 }
 
 /// Sums the threads' root statistics into one report, moves sorted by visits (best first).
-fn merge(
-    query: &Query,
-    snaps: &[Snapshot],
-    legal_count: usize,
-    is_final: bool,
-    exact: &[(Move, i32)],
-) -> Report {
+fn merge(query: &Query, snaps: &[Snapshot], legal_count: usize, is_final: bool) -> Report {
     struct Sum {
         mover: Color,
         visits: u64,
@@ -376,23 +305,12 @@ fn merge(
                 prior,
                 pv: s.pv.clone(),
                 lcb: Some(mover_rate - 1.96 * (mover_rate * (1.0 - mover_rate) / n).sqrt()),
+                proven: false,
+                score_mean: None,
             }
         })
         .collect();
     let to_move = query.to_move();
-    let komi = query.rules.komi.value();
-    let exact_of = |mv: Move| {
-        exact
-            .iter()
-            .find(|e| e.0 == mv)
-            .map(|e| f64::from(e.1) - komi)
-    };
-    for m in &mut moves {
-        if let Some(score) = exact_of(m.mv) {
-            m.score_lead = score;
-            m.winrate = black_winrate(score);
-        }
-    }
     let mover_rate = |m: &MoveInfo| {
         if to_move == Color::Black {
             m.winrate
@@ -400,33 +318,11 @@ fn merge(
             1.0 - m.winrate
         }
     };
-    // When every listed move is proven, the best proven move leads the list.
-    let all_exact = !moves.is_empty() && moves.iter().all(|m| exact_of(m.mv).is_some());
-    let mover_score = |m: &MoveInfo| m.score_lead * f64::from(to_move.sign());
     moves.sort_by(|a, b| {
-        let proven = if all_exact {
-            mover_score(b).total_cmp(&mover_score(a))
-        } else {
-            std::cmp::Ordering::Equal
-        };
-        proven
-            .then(b.visits.cmp(&a.visits))
+        b.visits
+            .cmp(&a.visits)
             .then(mover_rate(b).total_cmp(&mover_rate(a)))
     });
-    // The mover's best proven move leads when it is at least as good as the most visited move's
-    // estimate: its value is a bound the position cannot fall below, the estimate an average of
-    // playouts (a book reads the position's value from the first move).
-    let best_proven = (0..moves.len())
-        .filter(|&i| exact_of(moves[i].mv).is_some())
-        .max_by(|&i, &j| mover_score(&moves[i]).total_cmp(&mover_score(&moves[j])));
-    let lead_is_proven = match best_proven {
-        Some(i) if mover_score(&moves[i]) >= mover_score(&moves[0]) => {
-            let best = moves.remove(i);
-            moves.insert(0, best);
-            true
-        }
-        _ => false,
-    };
 
     let visits: u64 = sums.iter().map(|(_, s)| s.visits).sum();
     let n = visits.max(1) as f64;
@@ -442,23 +338,13 @@ fn merge(
         .sum();
     let score_mean = sums.iter().map(|(_, s)| s.score_sum).sum::<f64>() / n;
     let score_sq = sums.iter().map(|(_, s)| s.score_sq_sum).sum::<f64>() / n;
-    let mut root = RootInfo {
+    let root = RootInfo {
         winrate: black_wins / n,
         score_lead: score_mean,
         score_mean,
         score_stdev: (score_sq - score_mean * score_mean).max(0.0).sqrt(),
         visits,
     };
-    // The root's proven value is its best move's when every move is proven; otherwise its best proven
-    // move bounds it from the mover's side.
-    if all_exact
-        || lead_is_proven && mover_score(&moves[0]) > root.score_lead * f64::from(to_move.sign())
-    {
-        root.score_lead = moves[0].score_lead;
-        root.score_mean = moves[0].score_lead;
-        root.winrate = moves[0].winrate;
-    }
-
     let ownership = query.include_ownership.then(|| {
         let area = query.size.area();
         let total_visits: u64 = snaps.iter().map(|s| s.visits).sum();
@@ -483,17 +369,6 @@ fn merge(
         policy,
         ownership,
         is_final,
-    }
-}
-
-/// Black's winrate of a proven score: a win, a loss or a draw.
-fn black_winrate(score: f64) -> f64 {
-    if score > 0.0 {
-        1.0
-    } else if score < 0.0 {
-        0.0
-    } else {
-        0.5
     }
 }
 

@@ -119,28 +119,3 @@ async fn reports_stream_during_the_search_and_cancel_ends_it() {
     let sum: u64 = last.moves.iter().map(|m| m.visits).sum();
     assert_eq!(sum, last.root.visits);
 }
-
-#[test]
-fn a_proven_move_at_least_as_good_as_the_most_visited_one_leads() {
-    // 4x4 after C3 B2 C2 B3 B4 C1 B1 A1 (8 empty points): C4 and D2 are proven +1, A3 proven 0. At
-    // 2,000 visits A3 drew the most visits; the report (and so a book reading its first move) must lead
-    // with a proven +1 and value the position at least that.
-    let rules = Rules::tromp_taylor().with_komi(Komi::from_f64(0.0).unwrap());
-    let size = BoardSize::square(4).unwrap();
-    let mut game = Game::new(size, rules);
-    for mv in ["C3", "B2", "C2", "B3", "B4", "C1", "B1", "A1"] {
-        game.play(Move::parse_gtp(mv, size).unwrap()).unwrap();
-    }
-    let mut q = Query::from_game(&game).with_visits(2000);
-    q.seed = 1;
-    let report = run(&RolloutEngine::new(1), &q);
-    let best = &report.moves[0];
-    assert!(
-        ["C4", "D2"].contains(&best.mv.to_gtp(size).as_str()),
-        "{:?}",
-        &report.moves[..3]
-    );
-    assert_eq!(best.score_lead, 1.0);
-    assert_eq!(report.root.score_lead, 1.0);
-    assert_eq!(report.root.winrate, 1.0);
-}

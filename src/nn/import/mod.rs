@@ -72,10 +72,7 @@ pub fn onnx_for(model: &Path) -> Result<PathBuf, ImportError> {
 pub fn import(input: &Path, output: &Path) -> Result<ImportSummary, ImportError> {
     let model = KataModel::read(input)?;
     let bytes = graph::build(&model);
-    crate::files::write_whole(output, &bytes).map_err(|reason| ImportError::Write {
-        path: output.to_path_buf(),
-        reason,
-    })?;
+    write_atomically(output, &bytes)?;
     Ok(ImportSummary {
         name: model.name.clone(),
         version: model.version,
@@ -83,5 +80,14 @@ pub fn import(input: &Path, output: &Path) -> Result<ImportSummary, ImportError>
         trunk_channels: model.trunk.trunk_channels,
         parameters: model.parameter_count(),
         onnx_bytes: bytes.len(),
+    })
+}
+
+/// Writes `bytes` whole or not at all, so that a reader (another tengen starting at the same time) never
+/// opens a half-written network.
+pub fn write_atomically(output: &Path, bytes: &[u8]) -> Result<(), ImportError> {
+    crate::files::write_whole(output, bytes).map_err(|reason| ImportError::Write {
+        path: output.to_path_buf(),
+        reason,
     })
 }

@@ -1,5 +1,5 @@
-//! The bottom line: the `:` command line while typing one, otherwise the last message on the left and
-//! the book, rules and view on the right.
+//! The bottom line: the `:` command line while typing one, a yes/no question while one is asked, otherwise
+//! the last message on the left and the book, rules, view and engine on the right.
 
 use crate::tui::app::{App, Mode};
 use ratatui::buffer::Buffer;
@@ -27,9 +27,24 @@ impl Widget for StatusPane<'_> {
             );
             return;
         }
+        if let Mode::Confirm { question, .. } = &app.mode {
+            buf.set_stringn(
+                area.x,
+                area.y,
+                format!(" {question}"),
+                area.width as usize,
+                base.fg(theme.error),
+            );
+            return;
+        }
+        let engine = app
+            .engine
+            .as_ref()
+            .map(|e| format!(" · {}", crate::tui::confirm::label(e)))
+            .unwrap_or_default();
         let right = match &app.book {
             Some(b) => format!(
-                " {} · {} komi {} · view {} ",
+                " {} · {} komi {} · view {}{engine} ",
                 b.name, b.size, b.rules.komi, app.view
             ),
             None => String::new(),
