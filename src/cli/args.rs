@@ -122,7 +122,9 @@ pub fn stop_on_interrupt_or_after(cancel: &CancelToken, limit: Option<Duration>)
     let stop = cancel.clone();
     tokio::spawn(async move {
         let signal = super::edge::interrupted().await;
-        eprintln!("{signal}: stopping; searches in flight are dropped, finished expansions are saved");
+        eprintln!(
+            "{signal}: stopping; searches in flight are dropped, finished expansions are saved"
+        );
         stop.cancel();
     });
 }
