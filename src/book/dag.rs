@@ -75,6 +75,44 @@ pub struct Edge {
     pub cost_from_root: f64,
     pub biggest_wl_cost: f64,
     pub is_wl_pv: bool,
+    /// The games of a records book that played this move here (empty for moves an engine added).
+    pub games: GameCounts,
+}
+
+/// Games from records: how many, how many had a result, and Black's wins among those in half points (a
+/// draw counts one), as the record tree counts them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct GameCounts {
+    pub games: u32,
+    pub scored: u32,
+    pub black_wins_x2: u32,
+}
+
+impl GameCounts {
+    pub fn is_empty(&self) -> bool {
+        self.games == 0
+    }
+
+    pub fn add(&mut self, other: GameCounts) {
+        self.games += other.games;
+        self.scored += other.scored;
+        self.black_wins_x2 += other.black_wins_x2;
+    }
+
+    /// Black's wins, a draw counting half.
+    pub fn black_wins(&self) -> f64 {
+        self.black_wins_x2 as f64 / 2.0
+    }
+
+    /// White's wins, a draw counting half.
+    pub fn white_wins(&self) -> f64 {
+        self.scored as f64 - self.black_wins()
+    }
+
+    /// Black's share of the scored games, if any had a result.
+    pub fn black_rate(&self) -> Option<f64> {
+        (self.scored > 0).then(|| self.black_wins() / self.scored as f64)
+    }
 }
 
 /// A parent link: the parent and the move (in the parent's node space) that leads here.
@@ -284,6 +322,31 @@ impl Book {
 
     pub fn edge_count(&self) -> usize {
         self.nodes.iter().map(|n| n.edges.len()).sum()
+    }
+
+    /// The record games through a node: the games on the moves into it (at the root, on the moves out
+    /// of it). A game passes a position once, so the moves into it count each of its games once.
+    pub fn games_through(&self, id: NodeId) -> GameCounts {
+        let mut total = GameCounts::default();
+        if id == self.root() {
+            for e in self.node(id).edges.iter() {
+                total.add(e.games);
+            }
+            return total;
+        }
+        for link in self.node(id).parents.iter() {
+            if let Some(e) = self.get(link.parent).and_then(|p| p.edge_for(link.mv)) {
+                total.add(e.games);
+            }
+        }
+        total
+    }
+
+    /// Whether any move of the book carries record games.
+    pub fn has_games(&self) -> bool {
+        self.nodes
+            .iter()
+            .any(|n| n.edges.iter().any(|e| !e.games.is_empty()))
     }
 
     pub fn node(&self, id: NodeId) -> &Node {

@@ -10,7 +10,7 @@
 
 use super::cost::{batch_size, cheapest};
 use super::dag::{
-    Book, DagError, Edge, Node, NodeId, ParentLink, SearchValues, conjugate_self_symmetries,
+    Book, DagError, Edge, GameCounts, Node, NodeId, ParentLink, SearchValues, conjugate_self_symmetries,
 };
 use super::store::{BookStore, StoreError};
 use crate::engine::{CancelToken, Engine, EngineError, Query, Report};
@@ -388,6 +388,7 @@ pub fn add_move(
         cost_from_root: 0.0,
         biggest_wl_cost: 0.0,
         is_wl_pv: false,
+        games: GameCounts::default(),
     };
     let node = book.node_mut(parent);
     let at = node

@@ -15,7 +15,7 @@ pub mod values;
 pub mod view;
 
 pub use cost::{CostParams, NodeCost};
-pub use dag::{Book, BookMeta, Edge, Node, NodeId, NodeView, SearchValues};
+pub use dag::{Book, BookMeta, Edge, GameCounts, Node, NodeId, NodeView, SearchValues};
 pub use marks::{Mark, Marks};
 pub use values::RecursiveValues;
 pub use view::{MoveRow, NodeTable, node_table};

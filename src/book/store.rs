@@ -11,7 +11,9 @@
 //! `docs/book-format.md`.
 
 use super::cost::{CostParams, NodeCost};
-use super::dag::{Book, BookMeta, Edge, Node, NodeId, ParentLink, SearchValues, SymmetrySet};
+use super::dag::{
+    Book, BookMeta, Edge, GameCounts, Node, NodeId, ParentLink, SearchValues, SymmetrySet,
+};
 use super::marks::Marks;
 use super::values::RecursiveValues;
 use crate::go::{BookHash, Color, Move, Point, Symmetry};
@@ -92,6 +94,10 @@ pub struct StoredNode {
     pub edges: Vec<(u16, u8, u32, f32)>,
     /// (parent id, move in the parent)
     pub parents: Vec<(u32, u16)>,
+    /// The record games on each move, in edge order; empty when no move has any (logs written before
+    /// records books had none).
+    #[serde(default)]
+    pub edge_games: Vec<GameCounts>,
 }
 
 impl StoredNode {
@@ -113,6 +119,11 @@ impl StoredNode {
                 .iter()
                 .map(|p| (p.parent.0, move_code(p.mv)))
                 .collect(),
+            edge_games: if node.edges.iter().all(|e| e.games.is_empty()) {
+                Vec::new()
+            } else {
+                node.edges.iter().map(|e| e.games).collect()
+            },
         }
     }
 
@@ -126,6 +137,14 @@ impl StoredNode {
         );
         node.not_in_book = self.not_in_book;
         node.can_expand = self.can_expand;
+        if !self.edge_games.is_empty() && self.edge_games.len() != self.edges.len() {
+            return Err(format!(
+                "{} game counts for {} moves",
+                self.edge_games.len(),
+                self.edges.len()
+            ));
+        }
+        let mut games = self.edge_games.into_iter();
         node.edges = self
             .edges
             .into_iter()
@@ -138,6 +157,7 @@ impl StoredNode {
                     cost_from_root: 0.0,
                     biggest_wl_cost: 0.0,
                     is_wl_pv: false,
+                    games: games.next().unwrap_or_default(),
                 })
             })
             .collect::<Result<_, String>>()?;

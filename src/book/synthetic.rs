@@ -2,7 +2,9 @@
 //! realistic branching and values) at any size, without a day of searching.
 
 use super::cost::CostParams;
-use super::dag::{Book, BookMeta, Edge, Node, NodeId, ParentLink, SearchValues, SymmetrySet};
+use super::dag::{
+    Book, BookMeta, Edge, GameCounts, Node, NodeId, ParentLink, SearchValues, SymmetrySet,
+};
 use crate::go::playout::FastRng;
 use crate::go::{BoardSize, BookHash, Color, Move, Rules, Symmetry};
 
@@ -86,6 +88,7 @@ fn link(book: &mut Book, parent: NodeId, child: NodeId, rng: &mut FastRng) {
             cost_from_root: 0.0,
             biggest_wl_cost: 0.0,
             is_wl_pv: false,
+            games: GameCounts::default(),
         },
     );
     book.node_mut(child).push_parent(ParentLink { parent, mv });
@@ -128,6 +131,7 @@ pub fn expand_randomly(
                 cost_from_root: 0.0,
                 biggest_wl_cost: 0.0,
                 is_wl_pv: false,
+                games: GameCounts::default(),
             },
         );
         changed.push(id);

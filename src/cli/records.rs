@@ -76,9 +76,15 @@ pub struct BuildArgs {
     /// SGF files or folders (read recursively)
     #[arg(required = true)]
     games: Vec<PathBuf>,
-    /// Output file: `.mcst` writes Chen et al.'s text format
+    /// Output file: a tengen book (`.book`: moves carry their games, positions the games' values), or
+    /// `.mcst` for Chen et al.'s text format
     #[arg(short, long)]
     output: PathBuf,
+    /// Rules of the book (records of mixed rules are merged all the same)
+    #[arg(long, default_value = "chinese")]
+    rules: String,
+    #[arg(long, default_value_t = 7.0, allow_negative_numbers = true)]
+    komi: f64,
     /// Board size of the games to merge (others are skipped)
     #[arg(long, default_value = "9x9")]
     size: String,
@@ -123,15 +129,18 @@ fn build(args: BuildArgs) -> Result<ExitCode> {
         MergeCounts::Keep,
     );
     let text = mcst::write(&book);
-    match args.output.extension().and_then(|e| e.to_str()) {
+    let written = match args.output.extension().and_then(|e| e.to_str()) {
         Some("mcst") => {
             tengen::files::write_whole(&args.output, text.as_bytes())?;
+            None
         }
-        _ => bail!(
-            "{}: only `.mcst` output is supported so far",
-            args.output.display()
-        ),
-    }
+        _ => Some(super::records_book::write(
+            &book,
+            &args.output,
+            &args.rules,
+            args.komi,
+        )?),
+    };
     let stats = serde_json::json!({
         "files": collection.files,
         "games_read": collection.games,
@@ -142,6 +151,7 @@ fn build(args: BuildArgs) -> Result<ExitCode> {
         "nodes_book": book.len(),
         "mcst_bytes_merged": mcst::write(&merged).len(),
         "mcst_bytes_book": text.len(),
+        "book": written.as_ref().map(super::records_book::summary_json),
     });
     if args.json {
         println!("{}", serde_json::to_string_pretty(&stats)?);
@@ -166,6 +176,9 @@ fn build(args: BuildArgs) -> Result<ExitCode> {
             stats["mcst_bytes_merged"],
             text.len()
         );
+        if let Some(w) = &written {
+            println!("{}", super::records_book::summary_text(w));
+        }
         println!("wrote {}", args.output.display());
     }
     Ok(ExitCode::SUCCESS)

@@ -4,6 +4,7 @@
 //! them, `mcst` reads and writes the paper's text format, `collect` reads SGF files and folders.
 
 pub mod annotate;
+pub mod book;
 pub mod coevolve;
 pub mod collect;
 pub mod mcst;

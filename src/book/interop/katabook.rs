@@ -7,7 +7,8 @@
 
 use crate::book::cost::CostParams;
 use crate::book::dag::{
-    Book, BookMeta, Edge, Node, NodeId, ParentLink, SearchValues, SymmetrySet, transform_game,
+    Book, BookMeta, Edge, GameCounts, Node, NodeId, ParentLink, SearchValues, SymmetrySet,
+    transform_game,
 };
 use crate::go::{
     BoardSize, BookHash, Color, Game, KoRule, Komi, Move, Rules, Scoring, Symmetry, Tax,
@@ -258,6 +259,7 @@ pub fn import_str(text: &str, file: &str) -> Result<(Book, ImportReport), Katabo
                 cost_from_root: 0.0,
                 biggest_wl_cost: 0.0,
                 is_wl_pv: false,
+                games: GameCounts::default(),
             })
             .collect();
         node.parents = n

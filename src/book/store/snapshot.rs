@@ -11,7 +11,7 @@
 
 use super::super::cost::{CostParams, NodeCost};
 use super::super::dag::{
-    Book, BookMeta, Edge, Node, NodeId, ParentLink, SearchValues, SymmetrySet,
+    Book, BookMeta, Edge, GameCounts, Node, NodeId, ParentLink, SearchValues, SymmetrySet,
 };
 use super::super::marks::Marks;
 use super::super::values::RecursiveValues;
@@ -33,6 +33,8 @@ const VALUES_WIDTH: usize = 121;
 const EDGE_COST_WIDTH: usize = 17;
 /// node (4) | bonus, expand, visits (24) | branch (4)
 const MARK_WIDTH: usize = 32;
+/// games, scored, Black's wins in half points (4 each)
+const GAMES_WIDTH: usize = 12;
 
 /// The sections in file order: tag and record width (`None`: one MessagePack value).
 const META: ([u8; 4], Option<usize>) = (*b"META", None);
@@ -42,6 +44,9 @@ const PARENTS: ([u8; 4], Option<usize>) = (*b"PRNT", Some(PARENT_WIDTH));
 const VALUES: ([u8; 4], Option<usize>) = (*b"VALS", Some(VALUES_WIDTH));
 const EDGE_COSTS: ([u8; 4], Option<usize>) = (*b"ECST", Some(EDGE_COST_WIDTH));
 const MARKS: ([u8; 4], Option<usize>) = (*b"MARK", Some(MARK_WIDTH));
+/// Optional, last: the record games on every move, in edge order. Written only for books that carry
+/// games, so other books keep their layout (and older readers still read them).
+const GAMES: ([u8; 4], Option<usize>) = (*b"GAME", Some(GAMES_WIDTH));
 
 /// What the META section holds.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -186,6 +191,15 @@ pub(super) fn encode(book: &Book, generation: u64) -> Result<Vec<u8>, StoreError
             put_u32(out, m.branch);
         }
     });
+    if book.has_games() {
+        section(&mut out, GAMES.0, edges, |out| {
+            for e in book.nodes.iter().flat_map(|n| n.edges.iter()) {
+                put_u32(out, e.games.games);
+                put_u32(out, e.games.scored);
+                put_u32(out, e.games.black_wins_x2);
+            }
+        });
+    }
     Ok(out)
 }
 
@@ -591,6 +605,7 @@ fn read_edges(r: &mut Reader<'_, impl Read>, nodes: &mut NodeColumns) -> Result<
             cost_from_root: 0.0,
             biggest_wl_cost: 0.0,
             is_wl_pv: false,
+            games: GameCounts::default(),
         };
         if let Some((i, list)) = lists.push(edge) {
             arena[i].edges = list;
@@ -690,6 +705,38 @@ fn read_marks(r: &mut Reader<'_, impl Read>, book: &mut Book) -> Result<(), Stor
     })
 }
 
+/// The optional GAME section: one record per move, in edge order.
+fn read_games(
+    r: &mut Reader<'_, impl Read>,
+    book: &mut Book,
+    edges: &Head,
+) -> Result<(), StoreError> {
+    let head = r.head(GAMES)?;
+    if head.count != edges.count {
+        return Err(r.corrupt(
+            head.at,
+            format!(
+                "game counts for {} moves in a book of {} moves",
+                head.count, edges.count
+            ),
+        ));
+    }
+    let (mut i, mut j) = (0usize, 0usize);
+    let nodes = &mut book.nodes;
+    r.records(&head, GAMES_WIDTH, |_, g, _| {
+        while j == nodes[i].edges.len() {
+            (i, j) = (i + 1, 0);
+        }
+        nodes[i].edges[j].games = GameCounts {
+            games: u32_at(g, 0),
+            scored: u32_at(g, 4),
+            black_wins_x2: u32_at(g, 8),
+        };
+        j += 1;
+        Ok(())
+    })
+}
+
 /// Decodes a format-2 snapshot from `input`, which is positioned just after the file header; `len` is
 /// the file's length. Returns the book and whether its cached values and costs were installed
 /// (`use_cache` and a cache of the current [`DERIVED_VERSION`]).
@@ -727,6 +774,9 @@ pub(super) fn decode(
     let cached = read_cache(&mut r, &mut nodes.arena, &edges, usable)?;
     let mut book = Book::from_nodes(book_meta, params, nodes.arena);
     read_marks(&mut r, &mut book)?;
+    if r.at != r.len {
+        read_games(&mut r, &mut book, &edges)?;
+    }
     if r.at != r.len {
         return Err(r.corrupt(
             r.at,
