@@ -10,6 +10,7 @@ pub mod expand;
 pub mod interop;
 pub mod marks;
 pub mod store;
+pub mod study;
 pub mod synthetic;
 pub mod values;
 pub mod view;
