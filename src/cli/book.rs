@@ -33,6 +33,12 @@ pub enum BookCommand {
     Verify(VerifyArgs),
     /// Comment a game with the book: where it left the book, what the book prefers, what each move lost
     Annotate(super::book_annotate::AnnotateArgs),
+    /// A book's shape: positions and moves by depth, branching, transpositions, unexpanded good moves
+    Stats(super::book_study::StatsArgs),
+    /// Where two books of one board and rules disagree (best move or values), deepest first
+    Diff(super::book_study::DiffArgs),
+    /// Refutation candidates: best moves on few visits, overlapping intervals, sharp-score gaps
+    Disputed(super::book_study::DisputedArgs),
 }
 
 #[derive(Args)]
@@ -84,9 +90,12 @@ pub struct ShowArgs {
     /// Moves from the root, in GTP coordinates
     #[arg(long, default_value = "")]
     line: String,
-    /// Show the node with this hash (in its own orientation) instead of a line
+    /// Show the node with this hash (in its own orientation) instead of a line, and its path from the root
     #[arg(long)]
     hash: Option<String>,
+    /// Draw the position above the table
+    #[arg(long)]
+    board: bool,
     #[arg(long)]
     json: bool,
 }
@@ -132,6 +141,9 @@ pub struct ExportArgs {
     /// Write the book (or the subtree at --line) as SGF
     #[arg(long)]
     sgf: Option<PathBuf>,
+    /// Write the book as a KataGo `.katabook` (format version 3)
+    #[arg(long)]
+    katabook: Option<PathBuf>,
     #[arg(long, default_value = "")]
     line: String,
     /// Skip nodes with fewer visits in the HTML export
@@ -171,6 +183,9 @@ pub fn run(cmd: BookCommand) -> Result<ExitCode> {
         BookCommand::ImportSgf(a) => import_sgf(a),
         BookCommand::Verify(a) => verify(a),
         BookCommand::Annotate(a) => super::book_annotate::run(a),
+        BookCommand::Stats(a) => super::book_study::stats_cmd(a),
+        BookCommand::Diff(a) => super::book_study::diff_cmd(a),
+        BookCommand::Disputed(a) => super::book_study::disputed_cmd(a),
     }
 }
 
@@ -317,7 +332,11 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
     };
     let table = node_table(&book, view);
     let size = book.meta.size;
-    let mut text = String::new();
+    let mut text = if a.json {
+        String::new()
+    } else {
+        super::book_study::show_extras(&book, view, a.board, a.hash.is_some())?
+    };
     if a.json {
         let moves: Vec<serde_json::Value> = table
             .rows
@@ -415,7 +434,7 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
 }
 
 /// Prints, treating a closed pipe (`| head`) as the reader having seen enough.
-fn emit(text: &str) -> Result<ExitCode> {
+pub(super) fn emit(text: &str) -> Result<ExitCode> {
     use std::io::Write;
     match std::io::stdout().lock().write_all(text.as_bytes()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
@@ -505,8 +524,12 @@ fn import(a: ImportArgs) -> Result<ExitCode> {
 
 fn export(a: ExportArgs) -> Result<ExitCode> {
     let book = load(&a.file)?;
-    if a.html.is_none() && a.sgf.is_none() {
-        bail!("give --html DIR or --sgf FILE");
+    if a.html.is_none() && a.sgf.is_none() && a.katabook.is_none() {
+        bail!("give --html DIR, --sgf FILE or --katabook FILE");
+    }
+    if let Some(file) = &a.katabook {
+        let n = katabook::export(&book, file)?;
+        println!("wrote {} ({n} positions, KataGo book format 3)", file.display());
     }
     if let Some(dir) = &a.html {
         let n = tengen::book::interop::html::export(&book, dir, a.min_visits)?;

@@ -18,6 +18,9 @@ use std::collections::VecDeque;
 use std::path::Path;
 
 mod shape;
+mod write;
+
+pub use write::{export, export_string};
 
 #[derive(Debug, thiserror::Error)]
 pub enum KatabookError {
