@@ -2,7 +2,7 @@
 //! value), shown from Black's point of view, with uncertainty, prior, visits, adjusted visits, edge cost
 //! and marks, and the "other moves" row for what the book has not expanded.
 
-use super::dag::{Book, NodeId, NodeView};
+use super::dag::{Book, GameCounts, NodeId, NodeView};
 use super::marks::Marks;
 use super::values::{
     RecursiveValues, adjusted_score_error, adjusted_win_loss_error, sorting_value,
@@ -34,6 +34,8 @@ pub struct MoveRow {
     #[serde(skip)]
     pub child: Option<NodeView>,
     pub marks: Option<Marks>,
+    /// The record games that played this move (empty in books grown by search only).
+    pub games: GameCounts,
 }
 
 /// Everything a screen shows about one node.
@@ -49,6 +51,8 @@ pub struct NodeTable {
     pub expansion_cost: f64,
     pub depth: u32,
     pub marks: Option<Marks>,
+    /// The record games through this position.
+    pub games: GameCounts,
     pub rows: Vec<MoveRow>,
 }
 
@@ -100,7 +104,7 @@ pub fn node_table(book: &Book, view: NodeView) -> NodeTable {
             id: e.child,
             to_view: Symmetry::IDENTITY,
         });
-        rows.push(row_from_values(
+        let mut row = row_from_values(
             moves,
             false,
             e.prior as f64,
@@ -108,7 +112,9 @@ pub fn node_table(book: &Book, view: NodeView) -> NodeTable {
             e.cost_from_root - node.cost.min_cost_from_root,
             Some(child_view),
             book.marks.get(&e.child).copied(),
-        ));
+        );
+        row.games = e.games;
+        rows.push(row);
     }
     let nib = &node.not_in_book;
     if nib.max_policy > 0.0 {
@@ -159,6 +165,7 @@ pub fn node_table(book: &Book, view: NodeView) -> NodeTable {
         expansion_cost: node.cost.expansion_cost,
         depth: node.cost.min_depth,
         marks: book.marks.get(&view.id).copied(),
+        games: book.games_through(view.id),
         rows,
     }
 }
@@ -188,6 +195,7 @@ fn row_from_values(
         white_score,
         child,
         marks,
+        games: GameCounts::default(),
     }
 }
 

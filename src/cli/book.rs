@@ -354,6 +354,7 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
                     "prior": r.prior,
                     "cost": r.cost,
                     "marks": r.marks.map(|m| m.label()),
+                    "games": r.games,
                 })
             })
             .collect();
@@ -368,6 +369,7 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
             "expansion_cost": table.expansion_cost,
             "depth": table.depth,
             "marks": table.marks.map(|m| m.label()),
+            "games": table.games,
             "moves": moves,
         });
         return emit(&format!("{}\n", serde_json::to_string_pretty(&out)?));
@@ -427,7 +429,11 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
             r.visits,
             r.adjusted_visits,
             r.cost,
-            r.marks.map(|m| m.label()).unwrap_or_default()
+            [r.marks.map(|m| m.label()), super::book_study::games_label(&r.games)]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join("  ")
         );
     }
     emit(&text)

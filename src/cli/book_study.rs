@@ -201,9 +201,24 @@ pub fn disputed_cmd(a: DisputedArgs) -> Result<ExitCode> {
     super::book::emit(&text)
 }
 
+/// A move's record games for the tables: count, then Black's and White's wins.
+pub fn games_label(g: &tengen::book::GameCounts) -> Option<String> {
+    (!g.is_empty()).then(|| {
+        format!(
+            "{} games (B {} W {})",
+            g.games,
+            g.black_wins(),
+            g.white_wins()
+        )
+    })
+}
+
 /// What `book show --board` and `--hash` print before the table: the path from the root and the board.
 pub fn show_extras(book: &Book, view: NodeView, board: bool, path: bool) -> Result<String> {
     let mut text = String::new();
+    if let Some(games) = games_label(&book.games_through(view.id)) {
+        let _ = writeln!(text, "record games through this position: {games}");
+    }
     if path {
         let (moves, _) = book
             .line_to(view.id)

@@ -90,31 +90,38 @@ pub fn to_book(
     Ok((book, report))
 }
 
-/// Every node's "not in book" values and every move's prior, from the games: the win/loss is White's
-/// win rate minus Black's, its error the binomial standard error of that, visits and weight the games;
-/// a move's prior is its share of the node's games and the unexpanded moves' the share of games that
-/// went elsewhere (each counted with one game more, so that neither is ever zero).
+/// Every node's "not in book" values and every move's prior, from the games. The "not in book" part of
+/// a position is the games that left the book there (they ended, were cut, or played a move the book
+/// does not hold), so the visits of a subtree add up to the games through it. Its win/loss is White's
+/// win rate minus Black's in those games (in all games through the position when none of those had a
+/// result), its error the binomial standard error of that, visits and weight the games. A move's prior is
+/// its share of the position's games, the unexpanded moves' the share that left (each counted with one
+/// game more, so that neither is ever zero).
 pub fn set_values_from_games(book: &mut Book) {
     let ids: Vec<NodeId> = book.nodes().map(|(id, _)| id).collect();
     for id in ids {
         let through = book.games_through(id);
         let n = through.games as f64;
         let node = book.node_mut(id);
-        let continued: u32 = node.edges.iter().map(|e| e.games.games).sum();
+        let mut continued = GameCounts::default();
         for e in node.edges.iter_mut() {
             e.prior = (e.games.games as f64 / (n + 1.0)) as f32;
+            continued.add(e.games);
         }
         if through.games == 0 {
             continue;
         }
-        let (win_loss, win_loss_error) = match through.black_rate() {
-            Some(black) => {
-                let scored = through.scored as f64;
-                (
-                    1.0 - 2.0 * black,
-                    2.0 * (black * (1.0 - black) / scored).sqrt(),
-                )
-            }
+        let left = GameCounts {
+            games: through.games.saturating_sub(continued.games),
+            scored: through.scored.saturating_sub(continued.scored),
+            black_wins_x2: through.black_wins_x2.saturating_sub(continued.black_wins_x2),
+        };
+        let judged = if left.scored > 0 { left } else { through };
+        let (win_loss, win_loss_error) = match judged.black_rate() {
+            Some(black) => (
+                1.0 - 2.0 * black,
+                2.0 * (black * (1.0 - black) / judged.scored as f64).sqrt(),
+            ),
             None => (0.0, -1.0),
         };
         node.not_in_book = SearchValues {
@@ -124,9 +131,9 @@ pub fn set_values_from_games(book: &mut Book) {
             win_loss_error,
             score_error: -1.0,
             score_stdev: 0.0,
-            max_policy: (through.games.saturating_sub(continued) as f64 + 1.0) / (n + 1.0),
-            weight: n,
-            visits: n,
+            max_policy: (left.games as f64 + 1.0) / (n + 1.0),
+            weight: left.games as f64,
+            visits: left.games as f64,
         };
     }
 }
@@ -172,6 +179,13 @@ mod tests {
         assert!((v.win_loss - (1.0 - 2.0 * 0.75)).abs() < 1e-12);
         assert_eq!(v.visits, 4.0);
         assert!(v.win_loss_error > 0.0);
+        // One game left the book after E5 C3 G7 (it ended there); the subtree's visits are that game
+        // and the transposed node's four (a transposition counts once per path, as in KataGo's books).
+        let g7 = book
+            .follow_line(&Move::parse_list("E5 C3 G7", size).unwrap())
+            .unwrap();
+        assert_eq!(book.node(g7.id).not_in_book.visits, 1.0);
+        assert_eq!(book.node(g7.id).values.visits, 1.0 + 4.0);
     }
 
     #[test]
