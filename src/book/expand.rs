@@ -10,7 +10,8 @@
 
 use super::cost::{batch_size, cheapest};
 use super::dag::{
-    Book, DagError, Edge, GameCounts, Node, NodeId, ParentLink, SearchValues, conjugate_self_symmetries,
+    Book, DagError, Edge, GameCounts, Node, NodeId, ParentLink, SearchValues,
+    conjugate_self_symmetries,
 };
 use super::store::{BookStore, StoreError};
 use crate::engine::{CancelToken, Engine, EngineError, Query, Report};

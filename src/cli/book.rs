@@ -429,11 +429,14 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
             r.visits,
             r.adjusted_visits,
             r.cost,
-            [r.marks.map(|m| m.label()), super::book_study::games_label(&r.games)]
-                .into_iter()
-                .flatten()
-                .collect::<Vec<_>>()
-                .join("  ")
+            [
+                r.marks.map(|m| m.label()),
+                super::book_study::games_label(&r.games)
+            ]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join("  ")
         );
     }
     emit(&text)
@@ -535,7 +538,10 @@ fn export(a: ExportArgs) -> Result<ExitCode> {
     }
     if let Some(file) = &a.katabook {
         let n = katabook::export(&book, file)?;
-        println!("wrote {} ({n} positions, KataGo book format 3)", file.display());
+        println!(
+            "wrote {} ({n} positions, KataGo book format 3)",
+            file.display()
+        );
     }
     if let Some(dir) = &a.html {
         let n = tengen::book::interop::html::export(&book, dir, a.min_visits)?;

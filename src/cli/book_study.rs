@@ -91,7 +91,11 @@ pub fn stats_cmd(a: StatsArgs) -> Result<ExitCode> {
     if s.games > 0 {
         let _ = writeln!(t, "record games at the root: {}", s.games);
     }
-    let _ = writeln!(t, "{:>5} {:>9} {:>9} {:>9}", "depth", "positions", "expanded", "moves");
+    let _ = writeln!(
+        t,
+        "{:>5} {:>9} {:>9} {:>9}",
+        "depth", "positions", "expanded", "moves"
+    );
     for r in &s.by_depth {
         let _ = writeln!(
             t,
@@ -136,9 +140,8 @@ pub fn diff_cmd(a: DiffArgs) -> Result<ExitCode> {
         win_loss: a.win_loss,
         score: a.score,
     };
-    let mut d = diff(&x, &y, t).with_context(|| {
-        format!("comparing {} with {}", a.a.display(), a.b.display())
-    })?;
+    let mut d = diff(&x, &y, t)
+        .with_context(|| format!("comparing {} with {}", a.a.display(), a.b.display()))?;
     if a.limit > 0 {
         d.disagreements.truncate(a.limit);
     }

@@ -5,7 +5,9 @@
 //! hashes, so different move orders of the same position (transpositions) meet in one node.
 
 use super::tree::{ROOT, RecordId, RecordTree};
-use crate::book::dag::{Book, BookMeta, GameCounts, NodeId, NodeView, SearchValues, transform_game};
+use crate::book::dag::{
+    Book, BookMeta, GameCounts, NodeId, NodeView, SearchValues, transform_game,
+};
 use crate::book::expand::add_move;
 use crate::book::{CostParams, recompute_everything};
 use crate::go::{Game, Rules, Symmetry};
@@ -114,7 +116,9 @@ pub fn set_values_from_games(book: &mut Book) {
         let left = GameCounts {
             games: through.games.saturating_sub(continued.games),
             scored: through.scored.saturating_sub(continued.scored),
-            black_wins_x2: through.black_wins_x2.saturating_sub(continued.black_wins_x2),
+            black_wins_x2: through
+                .black_wins_x2
+                .saturating_sub(continued.black_wins_x2),
         };
         let judged = if left.scored > 0 { left } else { through };
         let (win_loss, win_loss_error) = match judged.black_rate() {
@@ -164,7 +168,9 @@ mod tests {
         assert!(report.transpositions >= 1, "{report:?}");
         let root = book.games_through(book.root());
         assert_eq!((root.games, root.scored, root.black_wins_x2), (5, 4, 6));
-        let e5 = book.follow_line(&Move::parse_list("E5", size).unwrap()).unwrap();
+        let e5 = book
+            .follow_line(&Move::parse_list("E5", size).unwrap())
+            .unwrap();
         assert_eq!(book.games_through(e5.id).games, 5);
         let end = book
             .follow_line(&Move::parse_list("E5 C3 G7 G3", size).unwrap())

@@ -10,7 +10,9 @@ use std::collections::{HashSet, VecDeque};
 
 #[derive(Debug, thiserror::Error)]
 pub enum DiffError {
-    #[error("the books differ in {what}: {a} against {b}; only books of one board and rules compare")]
+    #[error(
+        "the books differ in {what}: {a} against {b}; only books of one board and rules compare"
+    )]
     Incompatible { what: String, a: String, b: String },
 }
 
@@ -68,10 +70,18 @@ fn check_compatible(a: &Book, b: &Book) -> Result<(), DiffError> {
         b: y,
     };
     if a.meta.size != b.meta.size {
-        return Err(differ("board size", a.meta.size.to_string(), b.meta.size.to_string()));
+        return Err(differ(
+            "board size",
+            a.meta.size.to_string(),
+            b.meta.size.to_string(),
+        ));
     }
     if a.meta.rules != b.meta.rules {
-        return Err(differ("rules", a.meta.rules.to_string(), b.meta.rules.to_string()));
+        return Err(differ(
+            "rules",
+            a.meta.rules.to_string(),
+            b.meta.rules.to_string(),
+        ));
     }
     let setup = |m: &crate::book::BookMeta| (m.setup_black.clone(), m.setup_white.clone());
     if setup(&a.meta) != setup(&b.meta) || a.meta.first_player != b.meta.first_player {
@@ -224,7 +234,9 @@ mod tests {
         assert_ne!(ours, theirs);
         assert_eq!(ours, {
             let (_, sym) = a.line_to(planted).unwrap();
-            sym.inverse().apply_move(a.meta.size, best_before).to_gtp(a.meta.size)
+            sym.inverse()
+                .apply_move(a.meta.size, best_before)
+                .to_gtp(a.meta.size)
         });
         assert!(
             d.disagreements.windows(2).all(|w| w[0].depth >= w[1].depth),

@@ -56,7 +56,8 @@ pub fn disputed(book: &Book, t: DisputedThresholds) -> Vec<Disputed> {
                 Color::White => bv.win_loss_lcb < sv.win_loss_ucb,
                 Color::Black => bv.win_loss_ucb > sv.win_loss_lcb,
             };
-            let has_interval = bv.win_loss_ucb > bv.win_loss_lcb || sv.win_loss_ucb > sv.win_loss_lcb;
+            let has_interval =
+                bv.win_loss_ucb > bv.win_loss_lcb || sv.win_loss_ucb > sv.win_loss_lcb;
             if straddles && has_interval {
                 reasons.push(format!(
                     "win/loss interval overlaps {}'s",
@@ -121,7 +122,10 @@ mod tests {
             sharp_gap: f64::INFINITY,
         };
         let listed = disputed(&book, strict);
-        let at_root = listed.iter().find(|d| d.id == root).expect("the root is listed");
+        let at_root = listed
+            .iter()
+            .find(|d| d.id == root)
+            .expect("the root is listed");
         assert!(at_root.reasons[0].contains("visits"), "{at_root:?}");
         let none = DisputedThresholds {
             min_visits: 0.0,
@@ -129,6 +133,10 @@ mod tests {
         };
         let loose = disputed(&book, none);
         assert!(loose.len() < listed.len());
-        assert!(loose.iter().all(|d| d.reasons.iter().all(|r| r.contains("interval"))));
+        assert!(
+            loose
+                .iter()
+                .all(|d| d.reasons.iter().all(|r| r.contains("interval")))
+        );
     }
 }

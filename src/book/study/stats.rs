@@ -95,9 +95,10 @@ pub fn stats(book: &Book, show: usize) -> BookStats {
     }
     let root_moves = root_moves(book);
     let spread = |f: fn(&RootMove) -> f64| {
-        let (lo, hi) = root_moves.iter().map(f).fold((f64::MAX, f64::MIN), |(lo, hi), x| {
-            (lo.min(x), hi.max(x))
-        });
+        let (lo, hi) = root_moves
+            .iter()
+            .map(f)
+            .fold((f64::MAX, f64::MIN), |(lo, hi), x| (lo.min(x), hi.max(x)));
         if root_moves.is_empty() { 0.0 } else { hi - lo }
     };
     BookStats {
@@ -201,7 +202,11 @@ mod tests {
         assert_eq!(links, 145 + s.transposition_links);
         assert_eq!(s.sources, vec![("search".to_string(), 146)]);
         assert!(!s.unexpanded_good.is_empty() && s.unexpanded_good.len() <= 10);
-        assert!(s.unexpanded_good.windows(2).all(|w| w[0].depth <= w[1].depth));
+        assert!(
+            s.unexpanded_good
+                .windows(2)
+                .all(|w| w[0].depth <= w[1].depth)
+        );
         for u in &s.unexpanded_good {
             let moves = crate::go::Move::parse_list(&u.line, book.meta.size).unwrap();
             let view = book.follow_line(&moves).unwrap();

@@ -195,7 +195,10 @@ mod tests {
             };
             assert_eq!(moves(x), moves(y), "node {id:?}");
             assert_eq!(x.parents, y.parents, "node {id:?}");
-            assert!((x.cost.total() - y.cost.total()).abs() < 1e-9, "node {id:?}");
+            assert!(
+                (x.cost.total() - y.cost.total()).abs() < 1e-9,
+                "node {id:?}"
+            );
         }
     }
 
@@ -212,7 +215,11 @@ mod tests {
         assert_eq!(lines.next(), Some("146"));
         assert_eq!(text.lines().count(), 2 + 2 * 146);
         let original: Value = serde_json::from_str(
-            std::fs::read_to_string(BOOK).unwrap().lines().next().unwrap(),
+            std::fs::read_to_string(BOOK)
+                .unwrap()
+                .lines()
+                .next()
+                .unwrap(),
         )
         .unwrap();
         for (k, v) in original.as_object().unwrap() {
@@ -246,7 +253,8 @@ mod tests {
             tree.add_game(&moves, Some(outcome), 16);
         }
         let params = crate::book::CostParams::default();
-        let (book, _) = crate::records::book::to_book(&tree, Rules::tromp_taylor(), params).unwrap();
+        let (book, _) =
+            crate::records::book::to_book(&tree, Rules::tromp_taylor(), params).unwrap();
         assert!(book.nodes().any(|(_, n)| n.parents.len() > 1));
         let (again, report) = import_str(&export_string(&book).unwrap(), "records").unwrap();
         assert_eq!((report.unreachable, report.hash_conflicts), (0, 0));
