@@ -183,6 +183,7 @@ fn synthetic_book(count: u32) -> BookView {
                     visits: 1000.0 / (j + 1) as f64,
                     adjusted_visits: 900.0 / (j + 1) as f64,
                     cost: Some(j as f64 * 0.7),
+                    games: 0,
                 })
                 .collect();
             NodeView {

@@ -70,6 +70,10 @@ pub fn run(args: OpenArgs) -> Result<ExitCode> {
             Config::default()
         }
     };
+    let book_file = match (&args.size, args.file.as_ref().or(config.book.as_ref())) {
+        (None, Some(path)) => Some(path.clone()),
+        _ => None,
+    };
     let (book, store, name) = match (&args.size, args.file.as_ref().or(config.book.as_ref())) {
         (None, Some(path)) => open_book(path)?,
         (size, _) => open_shipped_book(shipped_book(size.as_deref())?, dirs.as_ref())?,
@@ -145,6 +149,7 @@ pub fn run(args: OpenArgs) -> Result<ExitCode> {
         recorder,
         notices,
         engine: engine_status,
+        book_file,
     };
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

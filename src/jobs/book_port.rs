@@ -110,6 +110,9 @@ pub struct EdgeView {
     pub adjusted_visits: f64,
     /// The book's expansion cost along this edge, when the book computes one.
     pub cost: Option<f64>,
+    /// The record games that played this move (0 in books grown by search only).
+    #[serde(default)]
+    pub games: u32,
 }
 
 /// The values of the moves that are not in the book yet (KataGo's "other" row).

@@ -51,6 +51,7 @@ pub fn node_view(book: &Book, id: book::NodeId) -> NodeView {
                 visits: row.visits,
                 adjusted_visits: row.adjusted_visits,
                 cost: Some(row.cost),
+                games: row.games.games,
             }),
             _ if row.is_other => {
                 other = Some(OtherMoves {

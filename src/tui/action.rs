@@ -53,6 +53,11 @@ pub enum Action {
     EndgameLoaded(Box<crate::jobs::endgame::Position>),
     /// The engine that jobs run on, when it has started.
     Engine(super::app::EngineStatus),
+    /// `:compare FILE` done: the ids of the positions where the books disagree, or why it failed.
+    Compared {
+        path: String,
+        result: Result<Vec<u32>, String>,
+    },
 }
 
 /// A named command, with arguments where it takes them.
@@ -105,6 +110,8 @@ pub enum Command {
     AnnotatePrev,
     /// The endgame pane: `endgame` opens it, `endgame SUBCOMMAND …` works in it.
     Endgame(super::endgame::EndgameCommand),
+    /// Mark the positions where the book disagrees with the one in this file; without a file, clear.
+    Compare(Option<String>),
 }
 
 impl Command {
@@ -174,6 +181,7 @@ impl Command {
             "annotate_next" => no_args(Command::AnnotateNext),
             "annotate_prev" => no_args(Command::AnnotatePrev),
             "endgame" => super::endgame::EndgameCommand::parse(&args).map(Command::Endgame),
+            "compare" => Ok(Command::Compare((!args.is_empty()).then(|| args.join(" ")))),
             _ => Err(format!("unknown command `{name}` (press ? for the list)")),
         }
     }
@@ -197,6 +205,9 @@ pub enum Effect {
     RetryJob(crate::jobs::JobId),
     LoadTheme(String),
     Quit,
+    /// Compare the open book with the book in this file and hand the result back as
+    /// [`Action::Compared`].
+    Compare(String),
     /// Read this game file and hand its text back as [`Action::GameFile`].
     ReadGame(String),
     /// Queue an endgame analysis.

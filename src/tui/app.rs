@@ -93,6 +93,9 @@ pub struct App {
     pub quit: bool,
     /// A game loaded with `:annotate`, shown against the book.
     pub annotation: Option<Annotation>,
+    /// The book's file, and the positions `:compare` found in disagreement with another book.
+    pub book_file: Option<std::path::PathBuf>,
+    pub compared: Option<std::collections::HashSet<NodeId>>,
     /// The endgame pane (kept when closed, so reopening shows the last results).
     pub endgame: Option<super::endgame::EndgameState>,
     /// The engine jobs run on, once the runtime has it.
@@ -134,6 +137,8 @@ impl App {
             height: 24,
             quit: false,
             annotation: None,
+            book_file: None,
+            compared: None,
             endgame: None,
             engine: None,
             caution_accepted: false,

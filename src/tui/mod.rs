@@ -18,6 +18,8 @@ pub mod update;
 #[cfg(test)]
 mod annotate_tests;
 #[cfg(test)]
+mod compare_tests;
+#[cfg(test)]
 mod endgame_tests;
 #[cfg(test)]
 mod tests;

@@ -32,6 +32,8 @@ pub struct Options {
     pub notices: Vec<(String, bool)>,
     /// The engine the runner uses, for the status line and the caution before growing the book.
     pub engine: Option<super::app::EngineStatus>,
+    /// The book's file, for `:compare` (none for a shipped book opened from memory).
+    pub book_file: Option<PathBuf>,
 }
 
 /// What it takes to start the job runner once the runtime (and its clock) exists.
@@ -70,9 +72,11 @@ async fn event_loop(
         mut recorder,
         notices,
         engine,
+        book_file,
     } = options;
     let started = Instant::now();
     let mut app = App::new();
+    app.book_file = book_file;
     let (job_tx, mut job_rx) = mpsc::unbounded_channel();
     let runner = runner.map(|start| start(started, job_tx));
     let (watch_tx, mut watch_rx) = mpsc::unbounded_channel();
@@ -243,6 +247,13 @@ fn perform(
                     .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
                     .map_err(|e| e.to_string());
                 let more = dispatch(app, Action::GameFile { path, text }, theme_name);
+                debug_assert!(more.is_empty());
+                continue;
+            }
+            Effect::Compare(path) => {
+                // Read and compared here, handed back as an action: a replay sees the same marks.
+                let result = compare(app.book_file.as_deref(), &path);
+                let more = dispatch(app, Action::Compared { path, result }, theme_name);
                 debug_assert!(more.is_empty());
                 continue;
             }
@@ -438,4 +449,23 @@ mod tests {
         assert_eq!(k(KeyCode::F(2), KeyModifiers::SHIFT), "shift-f2");
         assert_eq!(k(KeyCode::Char(' '), KeyModifiers::NONE), "space");
     }
+}
+
+/// The positions of the open book (by id) where it disagrees with the book in `other` (`book diff`).
+fn compare(own: Option<&std::path::Path>, other: &str) -> Result<Vec<u32>, String> {
+    use crate::book::study::diff::{DiffThresholds, diff};
+    let own = own.ok_or("the open book has no file to compare from")?;
+    let (a, _) = crate::book::store::load(own).map_err(|e| e.to_string())?;
+    let other_path = std::path::Path::new(other);
+    let b = if other.ends_with(".katabook") {
+        crate::book::interop::katabook::import(other_path)
+            .map_err(|e| e.to_string())?
+            .0
+    } else {
+        crate::book::store::load(other_path)
+            .map_err(|e| e.to_string())?
+            .0
+    };
+    let d = diff(&a, &b, DiffThresholds::default()).map_err(|e| e.to_string())?;
+    Ok(d.disagreements.iter().map(|x| x.a.0).collect())
 }

@@ -7,7 +7,7 @@ use super::app::{App, Expansion, JobView, Mode, Status, Step};
 use super::keymap::Keymap;
 use super::theme::Theme;
 use crate::go::{Move, Symmetry};
-use crate::jobs::book_port::{Mark, NodeView};
+use crate::jobs::book_port::{Mark, NodeId, NodeView};
 use crate::jobs::{JobEvent, JobState};
 
 /// Finished jobs beyond this many are dropped from the list, oldest first.
@@ -86,6 +86,22 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
         }
         Action::Engine(engine) => {
             super::confirm::engine_ready(app, engine);
+            Vec::new()
+        }
+        Action::Compared { path, result } => {
+            match result {
+                Ok(ids) => {
+                    info(
+                        app,
+                        format!(
+                            "{} positions disagree with {path}; moves into them are marked",
+                            ids.len()
+                        ),
+                    );
+                    app.compared = Some(ids.into_iter().map(NodeId).collect());
+                }
+                Err(e) => error(app, format!(":compare {path}: {e}")),
+            }
             Vec::new()
         }
     }
@@ -383,6 +399,14 @@ pub fn run(app: &mut App, command: Command) -> Vec<Effect> {
         Command::AnnotateNext => step_game(app, true),
         Command::AnnotatePrev => step_game(app, false),
         Command::Endgame(command) => return super::endgame::run(app, command),
+        Command::Compare(Some(path)) => {
+            info(app, format!("comparing with {path}…"));
+            return vec![Effect::Compare(path)];
+        }
+        Command::Compare(None) => {
+            app.compared = None;
+            info(app, "comparison cleared".into());
+        }
     }
     Vec::new()
 }

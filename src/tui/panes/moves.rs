@@ -127,6 +127,19 @@ impl Widget for MovesPane<'_> {
                         .join(" ")
                 })
                 .unwrap_or_default();
+            let compared = app
+                .compared
+                .as_ref()
+                .is_some_and(|set| set.contains(&edge.child));
+            let marks = [
+                (edge.games > 0).then(|| format!("{}g", compact_count(edge.games as f64))),
+                compared.then(|| "≠".to_string()),
+                (!marks.is_empty()).then_some(marks),
+            ]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" ");
             let transposed = if child.is_some_and(|c| c.is_transposition()) {
                 "⇄"
             } else {
