@@ -434,23 +434,6 @@ pub fn key_text(key: &KeyEvent) -> Option<Key> {
     Some(Key(format!("{prefix}{shift}{base}")))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn key_events_match_the_keymap_spelling() {
-        let k = |code, mods| key_text(&KeyEvent::new(code, mods)).unwrap().0;
-        assert_eq!(k(KeyCode::Char('j'), KeyModifiers::NONE), "j");
-        assert_eq!(k(KeyCode::Char('J'), KeyModifiers::SHIFT), "J");
-        assert_eq!(k(KeyCode::Char('r'), KeyModifiers::CONTROL), "ctrl-r");
-        assert_eq!(k(KeyCode::Left, KeyModifiers::ALT), "alt-left");
-        assert_eq!(k(KeyCode::Down, KeyModifiers::SHIFT), "shift-down");
-        assert_eq!(k(KeyCode::F(2), KeyModifiers::SHIFT), "shift-f2");
-        assert_eq!(k(KeyCode::Char(' '), KeyModifiers::NONE), "space");
-    }
-}
-
 /// The positions of the open book (by id) where it disagrees with the book in `other` (`book diff`).
 fn compare(own: Option<&std::path::Path>, other: &str) -> Result<Vec<u32>, String> {
     use crate::book::study::diff::{DiffThresholds, diff};
@@ -468,4 +451,21 @@ fn compare(own: Option<&std::path::Path>, other: &str) -> Result<Vec<u32>, Strin
     };
     let d = diff(&a, &b, DiffThresholds::default()).map_err(|e| e.to_string())?;
     Ok(d.disagreements.iter().map(|x| x.a.0).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_events_match_the_keymap_spelling() {
+        let k = |code, mods| key_text(&KeyEvent::new(code, mods)).unwrap().0;
+        assert_eq!(k(KeyCode::Char('j'), KeyModifiers::NONE), "j");
+        assert_eq!(k(KeyCode::Char('J'), KeyModifiers::SHIFT), "J");
+        assert_eq!(k(KeyCode::Char('r'), KeyModifiers::CONTROL), "ctrl-r");
+        assert_eq!(k(KeyCode::Left, KeyModifiers::ALT), "alt-left");
+        assert_eq!(k(KeyCode::Down, KeyModifiers::SHIFT), "shift-down");
+        assert_eq!(k(KeyCode::F(2), KeyModifiers::SHIFT), "shift-f2");
+        assert_eq!(k(KeyCode::Char(' '), KeyModifiers::NONE), "space");
+    }
 }
