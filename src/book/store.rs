@@ -1,14 +1,16 @@
 //! The book on disk, crash-safe: a snapshot file plus an append-only log beside it (`BOOK.log`).
 //!
-//! Both files start with a fixed header (magic, format version, kind, generation). The log is then
-//! records, each one `length (u32 LE) | CRC-32 of the payload (u32 LE) | MessagePack payload`; the
-//! snapshot is checksummed fixed-width columns (`snapshot`; format-1 snapshots of records are still read,
-//! `v1`). An expansion is appended to the log and `fsync`ed before it is reported, so a `kill -9` loses at
-//! most the searches in flight. A torn or corrupted tail record fails its length or CRC check and is cut
-//! off, never loaded. Compaction writes a new snapshot to a temporary file, syncs it, renames it over the
-//! old one, then starts an empty log of the new generation the same way; a log whose generation differs
-//! from the snapshot's is already contained in it and is ignored. Format and reasons:
-//! `docs/book-format.md`.
+//! Both files start with a header (magic, format version, kind, generation and, from format 3, its own
+//! CRC-32: `header`). The log is then records, each one `length (u32 LE) | CRC-32 of the payload (u32 LE)
+//! | MessagePack payload`; the snapshot is checksummed fixed-width columns (`snapshot`; format-1 snapshots
+//! of records are still read, `v1`). An expansion is appended to the log and `fsync`ed before it is
+//! reported, so a `kill -9` loses at most the searches in flight. Only a bad *last* record is a torn write
+//! and is cut off; a bad record that a valid one follows is damage and the book is refused (`log`).
+//! Compaction writes a new snapshot to a temporary file, syncs it, renames it over the old one, then
+//! starts an empty log of the new generation the same way; so a log is of its snapshot's generation, or
+//! of the one before when a compaction stopped between the two (then the snapshot holds all of it). Any
+//! other pair is refused, naming both files. `repair` copies what is readable of a damaged book to a new
+//! one. Format and reasons: `docs/book-format.md`.
 
 use super::cost::{CostParams, NodeCost};
 use super::dag::{Book, BookMeta, Edge, Node, NodeId, ParentLink, SearchValues, SymmetrySet};
@@ -22,12 +24,14 @@ use std::path::{Path, PathBuf};
 
 mod header;
 mod log;
+mod log_file;
 pub mod repair;
 mod snapshot;
 mod v1;
 
 use header::{HEADER_LEN, Header, header, read_header};
-use log::{Damage, Ending, read_records};
+use log::{Ending, read_records};
+use log_file::{apply_log, contained};
 
 pub const MAGIC: &[u8; 8] = b"TENGENBK";
 /// The version written. Format 2 changed the snapshot only; format 3 added a checksum to both headers.
@@ -388,113 +392,6 @@ fn read_snapshot(path: &Path, use_cache: bool) -> Result<(Header, Book, bool), S
     Ok((h, book, cached))
 }
 
-/// The log's header, which must be a log's (a missing magic is damage here: the book exists).
-fn read_log_header(log: &[u8], lpath: &Path) -> Result<Header, StoreError> {
-    let lfile = lpath.display().to_string();
-    let h = read_header(log, lpath).map_err(|e| match e {
-        StoreError::NotABook { file } => StoreError::Corrupt {
-            file,
-            offset: 0,
-            detail: "the log does not start with `TENGENBK`".into(),
-        },
-        e => e,
-    })?;
-    if h.kind != KIND_LOG {
-        return Err(StoreError::Corrupt {
-            file: lfile,
-            offset: 12,
-            detail: format!("the kind is {}, a log's is {KIND_LOG}", h.kind),
-        });
-    }
-    Ok(h)
-}
-
-fn damaged(lpath: &Path) -> impl Fn(Damage) -> StoreError + '_ {
-    move |d| StoreError::Corrupt {
-        file: lpath.display().to_string(),
-        offset: d.at as u64,
-        detail: d.detail,
-    }
-}
-
-/// Whether every node a log records is in `book` under the same id with the same hash: what a log that
-/// a compaction has already folded into the snapshot looks like. `Err` when the log has damage.
-fn contained(book: &Book, log: &[u8], start: usize) -> Result<Result<(), String>, Damage> {
-    let mut missing = None;
-    read_records(log, start, |at, r| {
-        if let (Record::Nodes(nodes), None) = (&r, &missing) {
-            for (id, node) in nodes {
-                if book.get(NodeId(*id)).map(|n| n.hash) != Some(node.hash) {
-                    missing = Some(format!(
-                        "node {id} of the log's record at byte {at} is not in the snapshot"
-                    ));
-                    break;
-                }
-            }
-        }
-        Ok(())
-    })?;
-    Ok(missing.map_or(Ok(()), Err))
-}
-
-/// Applies the log at `lpath` (if there is one) to the snapshot's book, following the generation rule:
-/// a log of the snapshot's generation is applied; one of the generation before, whose every node the
-/// snapshot holds, was folded into it by a compaction that stopped before starting the new log, and is
-/// stale; any other generation is an error naming both files.
-fn apply_log(
-    path: &Path,
-    generation: u64,
-    book: &mut Book,
-    report: &mut LoadReport,
-) -> Result<(), StoreError> {
-    let lpath = log_path(path);
-    let log = match std::fs::read(&lpath) {
-        Ok(log) => log,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(io_err(&lpath)(e)),
-    };
-    let lh = read_log_header(&log, &lpath)?;
-    let mismatch = |detail: String| StoreError::Generation {
-        snapshot: path.display().to_string(),
-        snapshot_generation: generation,
-        log: lpath.display().to_string(),
-        log_generation: lh.generation,
-        detail,
-    };
-    if lh.generation != generation {
-        if lh.generation.checked_add(1) != Some(generation) {
-            return Err(mismatch(
-                "a log is either of its snapshot's generation or, after an interrupted \
-                 compaction, of the one before"
-                    .into(),
-            ));
-        }
-        return match contained(book, &log, lh.len).map_err(damaged(&lpath))? {
-            Ok(()) => {
-                report.stale_log = true;
-                Ok(())
-            }
-            Err(d) => Err(mismatch(format!(
-                "the log is of the generation before, but not folded into the snapshot: {d}"
-            ))),
-        };
-    }
-    let (touched, params) = (&mut report.log_touched, &mut report.log_changes_params);
-    let (count, ending) = read_records(&log, lh.len, |_, r| {
-        *params |= touched_by(&r, touched);
-        apply(book, r)
-    })
-    .map_err(damaged(&lpath))?;
-    report.log_records = count;
-    report.valid_log_len = log.len() as u64;
-    if let Ending::Torn { at, reason } = ending {
-        report.torn_bytes = (log.len() - at) as u64;
-        report.torn_reason = Some(reason);
-        report.valid_log_len = at as u64;
-    }
-    Ok(())
-}
-
 /// Reads the snapshot (with its cached values when `use_cache`) and applies the log.
 fn load_stored(path: &Path, use_cache: bool) -> Result<(Book, LoadReport), StoreError> {
     let (h, mut book, cached) = read_snapshot(path, use_cache)?;
@@ -669,5 +566,7 @@ impl BookStore {
     }
 }
 
+#[cfg(test)]
+mod damage_tests;
 #[cfg(test)]
 mod tests;
