@@ -92,7 +92,9 @@ fn same(a: &Book, b: &Book) -> bool {
 /// the offset), and the files on disk stay exactly as they were.
 fn refused(g: &Grown, file: &Path) -> String {
     let before = g.on_disk();
-    let err = load(&g.path).err().expect("a damaged book loaded");
+    let Err(err) = load(&g.path) else {
+        panic!("a damaged book loaded");
+    };
     let message = err.to_string();
     let name = file.file_name().unwrap().to_str().unwrap();
     assert!(message.contains(name), "{message}");
