@@ -1,14 +1,16 @@
 //! The book on disk, crash-safe: a snapshot file plus an append-only log beside it (`BOOK.log`).
 //!
-//! Both files start with a fixed header (magic, format version, kind, generation). The log is then
-//! records, each one `length (u32 LE) | CRC-32 of the payload (u32 LE) | MessagePack payload`; the
-//! snapshot is checksummed fixed-width columns (`snapshot`; format-1 snapshots of records are still read,
-//! `v1`). An expansion is appended to the log and `fsync`ed before it is reported, so a `kill -9` loses at
-//! most the searches in flight. A torn or corrupted tail record fails its length or CRC check and is cut
-//! off, never loaded. Compaction writes a new snapshot to a temporary file, syncs it, renames it over the
-//! old one, then starts an empty log of the new generation the same way; a log whose generation differs
-//! from the snapshot's is already contained in it and is ignored. Format and reasons:
-//! `docs/book-format.md`.
+//! Both files start with a header (magic, format version, kind, generation and, from format 3, its own
+//! CRC-32: `header`). The log is then records, each one `length (u32 LE) | CRC-32 of the payload (u32 LE)
+//! | MessagePack payload`; the snapshot is checksummed fixed-width columns (`snapshot`; format-1 snapshots
+//! of records are still read, `v1`). An expansion is appended to the log and `fsync`ed before it is
+//! reported, so a `kill -9` loses at most the searches in flight. Only a bad *last* record is a torn write
+//! and is cut off; a bad record that a valid one follows is damage and the book is refused (`log`).
+//! Compaction writes a new snapshot to a temporary file, syncs it, renames it over the old one, then
+//! starts an empty log of the new generation the same way; so a log is of its snapshot's generation, or
+//! of the one before when a compaction stopped between the two (then the snapshot holds all of it). Any
+//! other pair is refused, naming both files. `repair` copies what is readable of a damaged book to a new
+//! one. Format and reasons: `docs/book-format.md`.
 
 use super::cost::{CostParams, NodeCost};
 use super::dag::{Book, BookMeta, Edge, Node, NodeId, ParentLink, SearchValues, SymmetrySet};
@@ -20,17 +22,25 @@ use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+mod header;
+mod log;
+mod log_file;
+pub mod repair;
 mod snapshot;
 mod v1;
 
+use header::{HEADER_LEN, Header, header, read_header};
+use log::{Ending, read_records};
+use log_file::{apply_log, contained};
+
 pub const MAGIC: &[u8; 8] = b"TENGENBK";
-/// The version written. Format 2 changed the snapshot only; logs of both versions hold the same records.
-pub const FORMAT_VERSION: u32 = 2;
+/// The version written. Format 2 changed the snapshot only; format 3 added a checksum to both headers.
+/// Logs of every version hold the same records.
+pub const FORMAT_VERSION: u32 = 3;
 /// The oldest version still read.
 pub const OLDEST_FORMAT_VERSION: u32 = 1;
 const KIND_SNAPSHOT: u32 = 0;
 const KIND_LOG: u32 = 1;
-const HEADER_LEN: usize = 24;
 /// Larger records are refused as corrupt (no honest record comes near this).
 const MAX_RECORD: u32 = 1 << 30;
 
@@ -42,17 +52,32 @@ pub enum StoreError {
         source: std::io::Error,
     },
     #[error(
-        "{file} is not a tengen book (no `TENGENBK` header); create one with `tengen book new`"
+        "{file} is not a tengen book (no `TENGENBK` header at byte 0); create one with `tengen book new`"
     )]
     NotABook { file: String },
     #[error(
-        "{file} uses book format {found}, this tengen reads formats {OLDEST_FORMAT_VERSION} to {FORMAT_VERSION}; upgrade tengen"
+        "{file} uses book format {found} (byte 8), this tengen reads formats {OLDEST_FORMAT_VERSION} to {FORMAT_VERSION}; upgrade tengen"
     )]
     Version { file: String, found: u32 },
-    #[error("{file} is damaged at byte {offset}: {detail}; restore it from a backup")]
+    #[error(
+        "{file} is damaged at byte {offset}: {detail}; it is left as it is (restore it from a backup, \
+         or let `tengen book verify --repair BOOK` copy what is readable to a new book)"
+    )]
     Corrupt {
         file: String,
         offset: u64,
+        detail: String,
+    },
+    #[error(
+        "{log} has generation {log_generation} but {snapshot} has generation {snapshot_generation} \
+         (byte 16 of each): {detail}; both files are left as they are, and \
+         `tengen book verify --repair {snapshot}` writes what is readable to a new book beside them"
+    )]
+    Generation {
+        snapshot: String,
+        snapshot_generation: u64,
+        log: String,
+        log_generation: u64,
         detail: String,
     },
     #[error("{file} already exists; choose another name or delete it first")]
@@ -206,77 +231,12 @@ pub fn log_path(path: &Path) -> PathBuf {
     PathBuf::from(p)
 }
 
-fn header(kind: u32, generation: u64) -> [u8; HEADER_LEN] {
-    let mut h = [0u8; HEADER_LEN];
-    h[..8].copy_from_slice(MAGIC);
-    h[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
-    h[12..16].copy_from_slice(&kind.to_le_bytes());
-    h[16..24].copy_from_slice(&generation.to_le_bytes());
-    h
-}
-
 fn frame(record: &Record, out: &mut Vec<u8>) -> Result<(), StoreError> {
     let payload = rmp_serde::to_vec(record).map_err(|e| StoreError::Encode(e.to_string()))?;
     out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
     out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
     out.extend_from_slice(&payload);
     Ok(())
-}
-
-/// Reads the header; returns (version, kind, generation).
-fn read_header(bytes: &[u8], path: &Path) -> Result<(u32, u32, u64), StoreError> {
-    let file = path.display().to_string();
-    if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
-        return Err(StoreError::NotABook { file });
-    }
-    let word = |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
-    let version = word(8);
-    if !(OLDEST_FORMAT_VERSION..=FORMAT_VERSION).contains(&version) {
-        return Err(StoreError::Version {
-            file,
-            found: version,
-        });
-    }
-    let mut g = [0u8; 8];
-    g.copy_from_slice(&bytes[16..24]);
-    Ok((version, word(12), u64::from_le_bytes(g)))
-}
-
-/// Decodes the records after the header one by one, handing each to `each` (so a large file never
-/// exists twice in memory). Stops at the first torn or corrupt record; returns how many records were
-/// read, the offset where the valid part ends, and why it stopped early (if it did). An error from `each`
-/// is returned as is.
-fn read_records(
-    bytes: &[u8],
-    mut each: impl FnMut(Record) -> Result<(), String>,
-) -> Result<(usize, usize, Option<String>), String> {
-    let mut count = 0;
-    let mut at = HEADER_LEN;
-    while at < bytes.len() {
-        if bytes.len() - at < 8 {
-            return Ok((count, at, Some("a record header is cut short".into())));
-        }
-        let len = u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
-        let crc = u32::from_le_bytes([bytes[at + 4], bytes[at + 5], bytes[at + 6], bytes[at + 7]]);
-        if len > MAX_RECORD || bytes.len() - at - 8 < len as usize {
-            return Ok((
-                count,
-                at,
-                Some(format!("a record of {len} bytes is cut short")),
-            ));
-        }
-        let payload = &bytes[at + 8..at + 8 + len as usize];
-        if crc32fast::hash(payload) != crc {
-            return Ok((count, at, Some("a record fails its checksum".into())));
-        }
-        match rmp_serde::from_slice::<Record>(payload) {
-            Ok(r) => each(r)?,
-            Err(e) => return Ok((count, at, Some(format!("a record does not decode: {e}")))),
-        }
-        count += 1;
-        at += 8 + len as usize;
-    }
-    Ok((count, at, None))
 }
 
 fn apply(book: &mut Book, record: Record) -> Result<(), String> {
@@ -350,7 +310,7 @@ pub struct LoadReport {
     pub torn_reason: Option<String>,
     /// The log belonged to an older snapshot (a compaction was interrupted) and was ignored.
     pub stale_log: bool,
-    /// Where the valid log ends (appends continue here).
+    /// Where the valid log ends (appends continue here; a torn tail starts here).
     valid_log_len: u64,
     /// Whether the snapshot's cached values and costs were installed for every node.
     snapshot_cached: bool,
@@ -359,6 +319,11 @@ pub struct LoadReport {
 }
 
 impl LoadReport {
+    /// The byte offset in the log where a torn tail starts, if the log has one.
+    pub fn torn_at(&self) -> Option<u64> {
+        (self.torn_bytes > 0).then_some(self.valid_log_len)
+    }
+
     /// Whether the snapshot's cached values cover it and the log keeps the parameters.
     fn cache_usable(&self) -> bool {
         self.snapshot_cached && !self.log_changes_params
@@ -394,78 +359,58 @@ pub fn load_without_recompute(path: &Path) -> Result<(Book, LoadReport), StoreEr
     load_stored(path, false)
 }
 
-/// Reads the snapshot (with its cached values when `use_cache`) and applies the log.
-fn load_stored(path: &Path, use_cache: bool) -> Result<(Book, LoadReport), StoreError> {
+/// Reads the snapshot's header and body. Returns the header, the book and whether the cached values
+/// were installed.
+fn read_snapshot(path: &Path, use_cache: bool) -> Result<(Header, Book, bool), StoreError> {
     let file = path.display().to_string();
     let mut input = File::open(path).map_err(io_err(path))?;
     let len = input.metadata().map_err(io_err(path))?.len() as usize;
-    let mut head = [0u8; HEADER_LEN];
-    let got = if len < HEADER_LEN {
-        0
-    } else {
-        input.read_exact(&mut head).map_err(io_err(path))?;
-        HEADER_LEN
-    };
-    let (version, kind, generation) = read_header(&head[..got], path)?;
-    if kind != KIND_SNAPSHOT {
+    let mut head = vec![0u8; len.min(HEADER_LEN)];
+    input.read_exact(&mut head).map_err(io_err(path))?;
+    let h = read_header(&head, path)?;
+    if h.kind != KIND_SNAPSHOT {
         return Err(StoreError::Corrupt {
             file,
             offset: 12,
-            detail: "this is a log, not a book snapshot".into(),
+            detail: format!(
+                "the kind is {}, a book snapshot's is {KIND_SNAPSHOT}",
+                h.kind
+            ),
         });
     }
-    let corrupt = |offset: u64, detail: String| StoreError::Corrupt {
-        file: file.clone(),
-        offset,
-        detail,
-    };
-    let (mut book, cached) = if version == 1 {
+    // A format-1 or 2 header is shorter than the bytes read: those belong to the contents.
+    let rest = std::io::Read::chain(&head[h.len..], input);
+    let (book, cached) = if h.version == 1 {
         // Format 1 is decoded from memory, the whole file at once.
-        let mut bytes = head.to_vec();
-        input.read_to_end(&mut bytes).map_err(io_err(path))?;
+        let mut bytes = head[..h.len].to_vec();
+        let mut rest = rest;
+        rest.read_to_end(&mut bytes).map_err(io_err(path))?;
         v1::decode(&bytes, &file, use_cache)?
     } else {
-        snapshot::decode(input, len, &file, use_cache, snapshot::CHUNK_BYTES)?
+        snapshot::decode(rest, h.len, len, &file, use_cache, snapshot::CHUNK_BYTES)?
     };
+    Ok((h, book, cached))
+}
 
+/// Reads the snapshot (with its cached values when `use_cache`) and applies the log.
+fn load_stored(path: &Path, use_cache: bool) -> Result<(Book, LoadReport), StoreError> {
+    let (h, mut book, cached) = read_snapshot(path, use_cache)?;
     let mut report = LoadReport {
-        generation,
+        generation: h.generation,
         snapshot_cached: cached,
         ..LoadReport::default()
     };
-    let lpath = log_path(path);
-    match std::fs::read(&lpath) {
-        Ok(log) => {
-            let (_, lkind, lgen) = read_header(&log, &lpath)?;
-            if lkind != KIND_LOG || lgen != generation {
-                report.stale_log = true;
-            } else {
-                let lfile = lpath.display().to_string();
-                let (touched, params) = (&mut report.log_touched, &mut report.log_changes_params);
-                let (count, end, problem) = read_records(&log, |r| {
-                    *params |= touched_by(&r, touched);
-                    apply(&mut book, r)
-                })
-                .map_err(|detail| StoreError::Corrupt {
-                    file: lfile.clone(),
-                    offset: 0,
-                    detail,
-                })?;
-                report.log_records = count;
-                report.torn_bytes = (log.len() - end) as u64;
-                report.torn_reason = problem;
-                report.valid_log_len = end as u64;
-            }
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(io_err(&lpath)(e)),
-    }
-    let checked = if version == 1 {
+    apply_log(path, h.generation, &mut book, &mut report)?;
+    let checked = if h.version == 1 {
         check_edges(&book, book.nodes().map(|(id, _)| id))
     } else {
         check_edges(&book, report.log_touched.iter().copied())
     };
-    checked.map_err(|d| corrupt(0, d))?;
+    checked.map_err(|detail| StoreError::Corrupt {
+        file: path.display().to_string(),
+        offset: 0,
+        detail,
+    })?;
     Ok((book, report))
 }
 
@@ -621,5 +566,7 @@ impl BookStore {
     }
 }
 
+#[cfg(test)]
+mod damage_tests;
 #[cfg(test)]
 mod tests;

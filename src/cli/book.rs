@@ -158,6 +158,12 @@ pub struct VerifyArgs {
     /// A file of book hashes (one per line) that must all be in the book
     #[arg(long)]
     expect: Option<PathBuf>,
+    /// Copy everything readable to a new book, FILE.repaired (never over FILE), and list what was dropped
+    #[arg(long)]
+    repair: bool,
+    /// Succeed when the log ends in a torn record (an interrupted write: it was never reported as done)
+    #[arg(long)]
+    allow_torn_tail: bool,
 }
 
 pub fn run(cmd: BookCommand) -> Result<ExitCode> {
@@ -565,7 +571,11 @@ fn import_sgf(a: ImportSgfArgs) -> Result<ExitCode> {
 }
 
 fn verify(a: VerifyArgs) -> Result<ExitCode> {
+    if a.repair {
+        return super::book_verify::repair(&a.file);
+    }
     let (book, report) = store::load(&a.file)?;
+    let torn = super::book_verify::torn_tail(&a.file, &report, a.allow_torn_tail);
     let mut bad = 0;
     for (id, node) in book.nodes() {
         if let Err(e) = book.game_at(id) {
@@ -593,14 +603,14 @@ fn verify(a: VerifyArgs) -> Result<ExitCode> {
         }
     }
     println!(
-        "{}: {} nodes, {} moves, {} log records, {} torn bytes cut, {bad} bad histories, {missing} expected nodes missing",
+        "{}: {} nodes, {} moves, {} log records, {} torn bytes, {bad} bad histories, {missing} expected nodes missing",
         a.file.display(),
         book.len(),
         book.edge_count(),
         report.log_records,
         report.torn_bytes
     );
-    Ok(if bad + missing == 0 {
+    Ok(if bad + missing == 0 && !torn {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

@@ -1,5 +1,6 @@
 //! Snapshot format 2: the book as fixed-width little-endian columns (nodes, moves, parents, cached values,
-//! cached move costs, marks), each a section with its own CRC-32, after the common 24-byte header.
+//! cached move costs, marks), each a section with its own CRC-32, after the common header (24 bytes in
+//! format 2, 32 with its checksum in format 3; the sections did not change).
 //!
 //! Why columns and not MessagePack records: a 1,000,000-node book must load in well under a second.
 //! Decoding MessagePack went through serde per field and allocated a vector per node for its moves,
@@ -690,8 +691,8 @@ fn read_marks(r: &mut Reader<'_, impl Read>, book: &mut Book) -> Result<(), Stor
     })
 }
 
-/// Decodes a format-2 snapshot from `input`, which is positioned just after the file header; `len` is
-/// the file's length. Returns the book and whether its cached values and costs were installed
+/// Decodes a format-2 or 3 snapshot from `input`, which is positioned just after the file header (at
+/// byte `start`); `len` is the file's length. Returns the book and whether its cached values and costs were installed
 /// (`use_cache` and a cache of the current [`DERIVED_VERSION`]).
 ///
 /// The file is read once, front to back, `chunk` bytes at a time. Each section is checksummed as it
@@ -700,6 +701,7 @@ fn read_marks(r: &mut Reader<'_, impl Read>, book: &mut Book) -> Result<(), Stor
 /// is allocated for it.
 pub(super) fn decode(
     input: impl Read,
+    start: usize,
     len: usize,
     file: &str,
     use_cache: bool,
@@ -707,7 +709,7 @@ pub(super) fn decode(
 ) -> Result<(Book, bool), StoreError> {
     let mut r = Reader {
         input,
-        at: HEADER_LEN,
+        at: start,
         len,
         file,
         buf: Vec::with_capacity(chunk.min(len)),

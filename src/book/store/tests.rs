@@ -381,7 +381,7 @@ fn a_huge_claimed_size_allocates_nothing() {
         assert_eq!(offset, nodes_at as u64, "{detail}");
     }
     // Format 1 sized its arena from its metadata record: now bounded by the file's length.
-    let mut v1 = header(KIND_SNAPSHOT, 1).to_vec();
+    let mut v1 = header(KIND_SNAPSHOT, 1)[..header::HEADER_LEN_V2].to_vec();
     v1[8..12].copy_from_slice(&1u32.to_le_bytes());
     frame(
         &Record::Meta {
@@ -401,6 +401,7 @@ fn a_huge_claimed_size_allocates_nothing() {
 fn decode_in_chunks(bytes: &[u8], chunk: usize) -> Result<(Book, bool), StoreError> {
     snapshot::decode(
         &bytes[HEADER_LEN..],
+        HEADER_LEN,
         bytes.len(),
         "s.tengenbook",
         true,
@@ -434,6 +435,7 @@ fn a_file_that_shrinks_while_read_is_cut_short() {
         for chunk in [7, snapshot::CHUNK_BYTES] {
             let result = snapshot::decode(
                 &bytes[HEADER_LEN..cut],
+                HEADER_LEN,
                 bytes.len(),
                 "s.tengenbook",
                 true,
