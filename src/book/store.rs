@@ -13,7 +13,9 @@
 use super::cost::{CostParams, NodeCost};
 use super::dag::{Book, BookMeta, Edge, Node, NodeId, ParentLink, SearchValues, SymmetrySet};
 use super::marks::Marks;
+use super::provenance::{EngineRef, Superseded};
 use super::values::RecursiveValues;
+use crate::engine::EngineId;
 use crate::go::{BookHash, Color, Move, Point, Symmetry};
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
@@ -24,8 +26,9 @@ mod snapshot;
 mod v1;
 
 pub const MAGIC: &[u8; 8] = b"TENGENBK";
-/// The version written. Format 2 changed the snapshot only; logs of both versions hold the same records.
-pub const FORMAT_VERSION: u32 = 2;
+/// The version written. Format 2 changed the snapshot only; format 3 added provenance (which engine
+/// added each node and move and set each node's values) to both, older books read as of unknown origin.
+pub const FORMAT_VERSION: u32 = 3;
 /// The oldest version still read.
 pub const OLDEST_FORMAT_VERSION: u32 = 1;
 const KIND_SNAPSHOT: u32 = 0;
@@ -92,6 +95,17 @@ pub struct StoredNode {
     pub edges: Vec<(u16, u8, u32, f32)>,
     /// (parent id, move in the parent)
     pub parents: Vec<(u32, u16)>,
+    /// Provenance (format 3; absent from older logs, which read as the unknown engine 0): the engines
+    /// (`Record::Engines`) that added the node and set `not_in_book`, the one that added each edge (in
+    /// edge order), and values of other engines that `not_in_book` replaced.
+    #[serde(default)]
+    pub created_by: u16,
+    #[serde(default)]
+    pub values_by: u16,
+    #[serde(default)]
+    pub edges_by: Vec<u16>,
+    #[serde(default)]
+    pub superseded: Vec<Superseded>,
 }
 
 impl StoredNode {
@@ -113,7 +127,18 @@ impl StoredNode {
                 .iter()
                 .map(|p| (p.parent.0, move_code(p.mv)))
                 .collect(),
+            created_by: node.created_by.0,
+            values_by: node.values_by.0,
+            edges_by: node.edges.iter().map(|e| e.added_by.0).collect(),
+            superseded: Vec::new(),
         }
+    }
+
+    /// A node as stored, with the values of other engines it keeps.
+    pub fn from_book(book: &Book, id: NodeId) -> StoredNode {
+        let mut stored = StoredNode::from_node(book.node(id));
+        stored.superseded = book.superseded.get(&id).cloned().unwrap_or_default();
+        stored
     }
 
     fn into_node(self) -> Result<Node, String> {
@@ -126,15 +151,27 @@ impl StoredNode {
         );
         node.not_in_book = self.not_in_book;
         node.can_expand = self.can_expand;
+        node.created_by = EngineRef(self.created_by);
+        node.values_by = EngineRef(self.values_by);
+        if !self.edges_by.is_empty() && self.edges_by.len() != self.edges.len() {
+            return Err(format!(
+                "{} moves with the engines of {}",
+                self.edges.len(),
+                self.edges_by.len()
+            ));
+        }
+        let by = |i: usize| EngineRef(self.edges_by.get(i).copied().unwrap_or(0));
         node.edges = self
             .edges
-            .into_iter()
-            .map(|(mv, s, child, prior)| {
+            .iter()
+            .enumerate()
+            .map(|(i, &(mv, s, child, prior))| {
                 Ok(Edge {
                     mv: move_from_code(mv),
                     to_child: sym(s)?,
                     child: NodeId(child),
                     prior,
+                    added_by: by(i),
                     cost_from_root: 0.0,
                     biggest_wl_cost: 0.0,
                     is_wl_pv: false,
@@ -190,6 +227,9 @@ pub enum Record {
     End {
         nodes: u64,
     },
+    /// Engines added to the book's table, by index (format 3; written before the nodes that refer to
+    /// them, in the same append).
+    Engines(Vec<(u16, EngineId)>),
 }
 
 fn io_err(path: &Path) -> impl Fn(std::io::Error) -> StoreError + '_ {
@@ -283,8 +323,14 @@ fn apply(book: &mut Book, record: Record) -> Result<(), String> {
     match record {
         Record::Meta { .. } => return Err("a second metadata record".into()),
         Record::Nodes(nodes) => {
-            for (id, stored) in nodes {
+            for (id, mut stored) in nodes {
+                let superseded = std::mem::take(&mut stored.superseded);
                 let node = stored.into_node()?;
+                if superseded.is_empty() {
+                    book.superseded.remove(&NodeId(id));
+                } else {
+                    book.superseded.insert(NodeId(id), superseded);
+                }
                 let n = book.len() as u32;
                 if id == n {
                     book.push_node(node);
@@ -305,6 +351,15 @@ fn apply(book: &mut Book, record: Record) -> Result<(), String> {
             }
         }
         Record::Params(p) => book.params = p,
+        Record::Engines(engines) => {
+            for (i, id) in engines {
+                match book.engines.get(i as usize) {
+                    None if i as usize == book.engines.len() => book.engines.push(id),
+                    Some(known) if *known == id => {}
+                    _ => return Err(format!("engine {i} does not follow the engines listed before")),
+                }
+            }
+        }
         Record::Derived { .. } => return Err("cached values inside a log".into()),
         Record::End { .. } => return Err("an end record inside a log".into()),
     }
@@ -344,6 +399,8 @@ fn check_edges(book: &Book, ids: impl Iterator<Item = NodeId>) -> Result<(), Str
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LoadReport {
     pub generation: u64,
+    /// The format version of the snapshot.
+    pub version: u32,
     pub log_records: usize,
     /// Bytes at the end of the log that were torn or corrupt and are not part of the book.
     pub torn_bytes: u64,
@@ -425,11 +482,12 @@ fn load_stored(path: &Path, use_cache: bool) -> Result<(Book, LoadReport), Store
         input.read_to_end(&mut bytes).map_err(io_err(path))?;
         v1::decode(&bytes, &file, use_cache)?
     } else {
-        snapshot::decode(input, len, &file, use_cache, snapshot::CHUNK_BYTES)?
+        snapshot::decode(input, len, &file, use_cache, snapshot::CHUNK_BYTES, version)?
     };
 
     let mut report = LoadReport {
         generation,
+        version,
         snapshot_cached: cached,
         ..LoadReport::default()
     };
@@ -466,6 +524,7 @@ fn load_stored(path: &Path, use_cache: bool) -> Result<(Book, LoadReport), Store
         check_edges(&book, report.log_touched.iter().copied())
     };
     checked.map_err(|d| corrupt(0, d))?;
+    book.check_engine_refs().map_err(|d| corrupt(0, d))?;
     Ok((book, report))
 }
 
@@ -522,6 +581,8 @@ pub struct BookStore {
     path: PathBuf,
     log: File,
     generation: u64,
+    /// How many entries of the book's engine table the snapshot and the log hold.
+    engines_stored: usize,
 }
 
 impl BookStore {
@@ -533,10 +594,14 @@ impl BookStore {
             });
         }
         write_atomically(path, &snapshot_bytes(book, 1)?)?;
-        Self::start_log(path, 1)
+        Self::start_log(path, 1, book.engines.len())
     }
 
-    fn start_log(path: &Path, generation: u64) -> Result<BookStore, StoreError> {
+    fn start_log(
+        path: &Path,
+        generation: u64,
+        engines_stored: usize,
+    ) -> Result<BookStore, StoreError> {
         let lpath = log_path(path);
         write_atomically(&lpath, &header(KIND_LOG, generation))?;
         let log = OpenOptions::new()
@@ -548,6 +613,7 @@ impl BookStore {
             path: path.to_path_buf(),
             log,
             generation,
+            engines_stored,
         })
     }
 
@@ -555,8 +621,15 @@ impl BookStore {
     pub fn open(path: &Path) -> Result<(BookStore, Book, LoadReport), StoreError> {
         let (book, report) = load(path)?;
         let lpath = log_path(path);
+        if report.version < FORMAT_VERSION {
+            // Records of this version must not go into a log whose header says an older one: upgrade
+            // the pair first (the old parts of the book are of unknown origin).
+            let mut store = Self::start_log_after(path, &book, report.generation)?;
+            store.compact(&book)?;
+            return Ok((store, book, report));
+        }
         if report.stale_log || !lpath.exists() {
-            let store = Self::start_log(path, report.generation)?;
+            let store = Self::start_log(path, report.generation, book.engines.len())?;
             return Ok((store, book, report));
         }
         let log = OpenOptions::new()
@@ -574,6 +647,7 @@ impl BookStore {
                 path: path.to_path_buf(),
                 log,
                 generation: report.generation,
+                engines_stored: book.engines.len(),
             },
             book,
             report,
@@ -582,6 +656,24 @@ impl BookStore {
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// A store of an older book whose log is already folded into `book`, ready to compact it.
+    fn start_log_after(path: &Path, book: &Book, generation: u64) -> Result<BookStore, StoreError> {
+        let lpath = log_path(path);
+        let log = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(&lpath)
+            .map_err(io_err(&lpath))?;
+        lock(&log, &lpath)?;
+        Ok(BookStore {
+            path: path.to_path_buf(),
+            log,
+            generation,
+            engines_stored: book.engines.len(),
+        })
     }
 
     /// Appends records and makes them durable before returning.
@@ -602,16 +694,26 @@ impl BookStore {
         ids.dedup();
         let nodes = ids
             .iter()
-            .map(|&id| (id.0, StoredNode::from_node(book.node(id))))
+            .map(|&id| (id.0, StoredNode::from_book(book, id)))
             .collect();
-        self.append(&[Record::Nodes(nodes)])
+        let mut records = Vec::with_capacity(2);
+        if book.engines.len() > self.engines_stored {
+            let new = (self.engines_stored..book.engines.len())
+                .map(|i| (i as u16, book.engines[i].clone()))
+                .collect();
+            records.push(Record::Engines(new));
+        }
+        records.push(Record::Nodes(nodes));
+        self.append(&records)?;
+        self.engines_stored = book.engines.len();
+        Ok(())
     }
 
     /// Folds the log into a new snapshot.
     pub fn compact(&mut self, book: &Book) -> Result<(), StoreError> {
         let generation = self.generation + 1;
         write_atomically(&self.path, &snapshot_bytes(book, generation)?)?;
-        *self = Self::start_log(&self.path, generation)?;
+        *self = Self::start_log(&self.path, generation, book.engines.len())?;
         Ok(())
     }
 

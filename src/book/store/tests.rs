@@ -405,6 +405,7 @@ fn decode_in_chunks(bytes: &[u8], chunk: usize) -> Result<(Book, bool), StoreErr
         "s.tengenbook",
         true,
         chunk,
+        FORMAT_VERSION,
     )
 }
 
@@ -438,6 +439,7 @@ fn a_file_that_shrinks_while_read_is_cut_short() {
                 "s.tengenbook",
                 true,
                 chunk,
+                FORMAT_VERSION,
             );
             let Err(StoreError::Corrupt { offset, detail, .. }) = result else {
                 panic!("a shrunk file loaded or failed otherwise");
