@@ -74,10 +74,13 @@ fn trimming_rollout_from_a_network_book_gives_the_network_values_back() {
     let grown = expand(home, &book, &["--iterations", "3", "--visits", "24"]);
     assert!(grown.status.success(), "{grown:?}");
     let network = root(home, &book);
-    let by_network = network["provenance"]["engine"].as_str().unwrap().to_string();
+    let by_network = network["provenance"]["engine"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(by_network.starts_with("onnx g170-b6c96"), "{network}");
     assert!(network["provenance"]["visits"].as_f64().unwrap() > 0.0);
-    assert_eq!(engines(&network), [by_network.clone()]);
+    assert_eq!(engines(&network), std::slice::from_ref(&by_network));
     assert!(move_engines(&network).iter().all(|e| *e == by_network));
     let text = String::from_utf8_lossy(&tengen(home, &["book", "show", &book]).stdout).into_owned();
     assert!(text.contains(&format!("values by {by_network}")), "{text}");
@@ -90,7 +93,11 @@ fn trimming_rollout_from_a_network_book_gives_the_network_values_back() {
         err.contains("--allow-mixed") && err.contains(&by_network),
         "{err}"
     );
-    assert_eq!(root(home, &book), network, "a refused expansion changes nothing");
+    assert_eq!(
+        root(home, &book),
+        network,
+        "a refused expansion changes nothing"
+    );
     let mixed = expand(
         home,
         &book,
@@ -118,7 +125,10 @@ fn trimming_rollout_from_a_network_book_gives_the_network_values_back() {
     let back = root(home, &book);
     for key in ["black_winrate", "black_score", "visits"] {
         let (a, b) = (back[key].as_f64().unwrap(), network[key].as_f64().unwrap());
-        assert!((a - b).abs() < 1e-9, "{key}: {a} after the trim, {b} before rollout");
+        assert!(
+            (a - b).abs() < 1e-9,
+            "{key}: {a} after the trim, {b} before rollout"
+        );
     }
     assert_eq!(back["moves"], network["moves"]);
     assert_eq!(engines(&back), [by_network]);

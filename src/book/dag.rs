@@ -200,7 +200,9 @@ pub enum DagError {
     HashMismatch { hash: BookHash, found: BookHash },
     #[error("node {hash} has no path back to the root")]
     NoPathToRoot { hash: BookHash },
-    #[error("the book already records 65,536 engines; trim some of them (`tengen book trim`) first")]
+    #[error(
+        "the book already records 65,536 engines; trim some of them (`tengen book trim`) first"
+    )]
     TooManyEngines,
 }
 

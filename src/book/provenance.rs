@@ -12,7 +12,9 @@ use crate::engine::EngineId;
 use serde::{Deserialize, Serialize};
 
 /// An index into `Book::engines`. Entry 0 is the unknown engine of books written before provenance.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
 pub struct EngineRef(pub u16);
 
 impl EngineRef {

@@ -356,7 +356,11 @@ fn apply(book: &mut Book, record: Record) -> Result<(), String> {
                 match book.engines.get(i as usize) {
                     None if i as usize == book.engines.len() => book.engines.push(id),
                     Some(known) if *known == id => {}
-                    _ => return Err(format!("engine {i} does not follow the engines listed before")),
+                    _ => {
+                        return Err(format!(
+                            "engine {i} does not follow the engines listed before"
+                        ));
+                    }
                 }
             }
         }

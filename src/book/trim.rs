@@ -41,8 +41,8 @@ pub fn trim(book: &Book, remove: &[EngineRef]) -> (Book, TrimReport) {
             if !gone(node.values_by) {
                 return Some((node.not_in_book, node.values_by));
             }
-            let earlier = book.superseded.get(&id).into_iter().flatten();
-            match earlier.filter(|s| !gone(s.by)).last() {
+            let earlier = book.superseded.get(&id).map_or(&[][..], Vec::as_slice);
+            match earlier.iter().rfind(|s| !gone(s.by)) {
                 Some(s) => Some((s.values, s.by)),
                 None if id == root => Some((SearchValues::default(), EngineRef::UNKNOWN)),
                 None => None,

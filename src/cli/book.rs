@@ -335,7 +335,10 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
             .edges
             .iter()
             .position(|e| e.child == child.id)
-            .map_or_else(|| book.provenance(child.id), |i| book.edge_provenance(view.id, i)),
+            .map_or_else(
+                || book.provenance(child.id),
+                |i| book.edge_provenance(view.id, i),
+            ),
         None => book.provenance(view.id),
     };
     if a.json {
@@ -409,7 +412,7 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
     );
     let _ = writeln!(
         text,
-        "{:>3}  {:<14} {:>6} {:>8} {:>7} {:>7} {:>7} {:>9} {:>9} {:>8}  {:<24} marks",
+        "{:>3}  {:<14} {:>6} {:>8} {:>7} {:>7} {:>7} {:>9} {:>9} {:>8}  {:<26} marks",
         "#",
         "move",
         "BWin%",
@@ -441,7 +444,7 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
         };
         let _ = writeln!(
             text,
-            "{:>3}  {:<14} {:>6.1} {:>+8.2} {:>7} {:>7} {:>7.2} {:>9.0} {:>9.0} {:>8.3}  {:<24} {}",
+            "{:>3}  {:<14} {:>6.1} {:>+8.2} {:>7} {:>7} {:>7.2} {:>9.0} {:>9.0} {:>8.3}  {:<26} {}",
             i + 1,
             name,
             r.black_winrate * 100.0,

@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use tengen::book::interop::katabook;
 use tengen::book::store::{self, BookStore};
-use tengen::engine::{Engine, EngineKind, Network};
 use tengen::engine::spec::{self, SpecOptions};
+use tengen::engine::{Engine, EngineKind, Network};
 use tengen::go::BoardSize;
 use tengen::jobs::runner::SharedBook;
 use tengen::jobs::view::book_view;
@@ -213,7 +213,11 @@ fn open_shipped_book(shipped: &ShippedBook, dirs: Option<&Dirs>) -> Result<Opene
     let origin = format!("books/{}.katabook", shipped.name);
     let (mut book, _) = katabook::import_str(shipped.katabook, &origin)?;
     // KataGo grew the shipped books with the shipped network (`models/g170-b6c96.md`).
-    for engine in book.engines.iter_mut().filter(|e| e.kind == EngineKind::KataGo) {
+    for engine in book
+        .engines
+        .iter_mut()
+        .filter(|e| e.kind == EngineKind::KataGo)
+    {
         engine.network = Some(Network::shipped());
     }
     let Some(dirs) = dirs else {

@@ -189,12 +189,11 @@ mod tests {
     #[test]
     fn engines_agree_by_network_or_by_program() {
         let shipped = EngineId::onnx(Network::shipped());
-        let kata = EngineId::program(
-            EngineKind::KataGo,
-            "/opt/katago",
-            Some(Network::shipped()),
+        let kata = EngineId::program(EngineKind::KataGo, "/opt/katago", Some(Network::shipped()));
+        assert!(
+            shipped.agrees_with(&kata),
+            "the same network searched twice"
         );
-        assert!(shipped.agrees_with(&kata), "the same network searched twice");
         let rollout = EngineId::new(EngineKind::Rollout).with_exact();
         assert!(!shipped.agrees_with(&rollout) && !rollout.agrees_with(&shipped));
         let other = EngineId::onnx(Network {
@@ -224,6 +223,9 @@ mod tests {
         let other = Network::of_file(&path);
         assert_eq!(other.name, "copy");
         assert!(other.hash.is_some() && other.hash != Network::shipped().hash);
-        assert_eq!(Network::of_file(&dir.path().join("missing.onnx")).hash, None);
+        assert_eq!(
+            Network::of_file(&dir.path().join("missing.onnx")).hash,
+            None
+        );
     }
 }

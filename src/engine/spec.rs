@@ -125,11 +125,15 @@ pub fn identify(spec: &str, opts: &SpecOptions) -> Result<super::EngineId, Engin
                 .as_deref()
                 .map(|m| Network::of_file(std::path::Path::new(m))),
         ),
-        ("katago", Some(command)) => {
-            KataGoEngine::new(KataGoConfig::new(split_command(command)?, Perspective::Black)).id()
-        }
+        ("katago", Some(command)) => KataGoEngine::new(KataGoConfig::new(
+            split_command(command)?,
+            Perspective::Black,
+        ))
+        .id(),
         ("gtp" | "gnugo", None) => EngineId::program(EngineKind::Gtp, &gnugo_command(&[])[0], None),
-        ("gtp", Some(command)) => EngineId::program(EngineKind::Gtp, &gtp_command(command)?[0], None),
+        ("gtp", Some(command)) => {
+            EngineId::program(EngineKind::Gtp, &gtp_command(command)?[0], None)
+        }
         ("pool", Some(rest)) => {
             let (_, inner) = rest.split_once(':').ok_or_else(unknown)?;
             identify(inner, opts)?
@@ -295,7 +299,12 @@ mod tests {
             threads: 1,
             ..SpecOptions::default()
         };
-        for spec in ["rollout", "pool:2:rollout", "gtp:gnugo --level 3", "exact:gtp:gnugo"] {
+        for spec in [
+            "rollout",
+            "pool:2:rollout",
+            "gtp:gnugo --level 3",
+            "exact:gtp:gnugo",
+        ] {
             assert_eq!(
                 identify(spec, &opts).unwrap(),
                 build(spec, &opts).unwrap().id(),
@@ -304,7 +313,11 @@ mod tests {
         }
         let command = "katago analysis -model ../shared/no-such-model.bin.gz";
         assert_eq!(
-            identify(&format!("katago:{command}"), &opts).unwrap().network.unwrap().name,
+            identify(&format!("katago:{command}"), &opts)
+                .unwrap()
+                .network
+                .unwrap()
+                .name,
             "no-such-model"
         );
         assert!(identify("bogus", &opts).is_err());

@@ -275,7 +275,9 @@ pub fn import_str(text: &str, file: &str) -> Result<(Book, ImportReport), Katabo
     // KataGo grew the book; which network it used, a `.katabook` does not say.
     let katago =
         crate::engine::EngineId::program(crate::engine::EngineKind::KataGo, "katago", None);
-    let by = book.register_engine(&katago).map_err(|e| bad(1, e.to_string()))?;
+    let by = book
+        .register_engine(&katago)
+        .map_err(|e| bad(1, e.to_string()))?;
     book.attribute_all(by);
     crate::book::recompute_everything(&mut book);
     Ok((book, report))

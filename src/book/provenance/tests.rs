@@ -64,9 +64,18 @@ async fn grow_with(
         seed,
     };
     let cancel = CancelToken::default();
-    grow(book, store, engine, settings, iterations, 4, &cancel, |_| {})
-        .await
-        .unwrap();
+    grow(
+        book,
+        store,
+        engine,
+        settings,
+        iterations,
+        4,
+        &cancel,
+        |_| {},
+    )
+    .await
+    .unwrap();
 }
 
 /// Every node's and move's provenance, and the superseded values, by hash.
@@ -100,7 +109,10 @@ async fn provenance_survives_the_log_a_reload_and_a_compaction() {
         .map(|&r| book.engine(r).to_string())
         .collect();
     assert_eq!(used.len(), 2, "{used:?}");
-    assert!(!book.superseded.is_empty(), "the second engine re-searched nodes");
+    assert!(
+        !book.superseded.is_empty(),
+        "the second engine re-searched nodes"
+    );
     assert!(book.mixing(&net.id()).unwrap().contains("net-bb"));
     let expected = provenance_of(&book);
     // From the log.

@@ -261,7 +261,11 @@ fn read_provenance(r: &mut Reader<'_, impl Read>, book: &mut Book) -> Result<(),
     if head.count != book.len() {
         return Err(r.corrupt(
             head.at,
-            format!("provenance for {} nodes in a book of {}", head.count, book.len()),
+            format!(
+                "provenance for {} nodes in a book of {}",
+                head.count,
+                book.len()
+            ),
         ));
     }
     let nodes = &mut book.nodes;
@@ -274,7 +278,10 @@ fn read_provenance(r: &mut Reader<'_, impl Read>, book: &mut Book) -> Result<(),
     if head.count != edge_count {
         return Err(r.corrupt(
             head.at,
-            format!("provenance for {} moves in a book of {edge_count}", head.count),
+            format!(
+                "provenance for {} moves in a book of {edge_count}",
+                head.count
+            ),
         ));
     }
     let (mut i, mut j) = (0usize, 0usize);
