@@ -15,7 +15,9 @@
 use super::cost::{CostParams, NodeCost};
 use super::dag::{Book, BookMeta, Edge, Node, NodeId, ParentLink, SearchValues, SymmetrySet};
 use super::marks::Marks;
+use super::provenance::{EngineRef, Superseded};
 use super::values::RecursiveValues;
+use crate::engine::EngineId;
 use crate::go::{BookHash, Color, Move, Point, Symmetry};
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
@@ -34,8 +36,9 @@ use log::{Ending, read_records};
 use log_file::{apply_log, contained};
 
 pub const MAGIC: &[u8; 8] = b"TENGENBK";
-/// The version written. Format 2 changed the snapshot only; format 3 added a checksum to both headers.
-/// Logs of every version hold the same records.
+/// The version written. Format 2 changed the snapshot only; format 3 added a checksum to both headers and
+/// provenance (which engine added each node and move and set each node's values) to both files; older
+/// books read as of unknown origin.
 pub const FORMAT_VERSION: u32 = 3;
 /// The oldest version still read.
 pub const OLDEST_FORMAT_VERSION: u32 = 1;
@@ -117,6 +120,17 @@ pub struct StoredNode {
     pub edges: Vec<(u16, u8, u32, f32)>,
     /// (parent id, move in the parent)
     pub parents: Vec<(u32, u16)>,
+    /// Provenance (format 3; absent from older logs, which read as the unknown engine 0): the engines
+    /// (`Record::Engines`) that added the node and set `not_in_book`, the one that added each edge (in
+    /// edge order), and values of other engines that `not_in_book` replaced.
+    #[serde(default)]
+    pub created_by: u16,
+    #[serde(default)]
+    pub values_by: u16,
+    #[serde(default)]
+    pub edges_by: Vec<u16>,
+    #[serde(default)]
+    pub superseded: Vec<Superseded>,
 }
 
 impl StoredNode {
@@ -138,7 +152,18 @@ impl StoredNode {
                 .iter()
                 .map(|p| (p.parent.0, move_code(p.mv)))
                 .collect(),
+            created_by: node.created_by.0,
+            values_by: node.values_by.0,
+            edges_by: node.edges.iter().map(|e| e.added_by.0).collect(),
+            superseded: Vec::new(),
         }
+    }
+
+    /// A node as stored, with the values of other engines it keeps.
+    pub fn from_book(book: &Book, id: NodeId) -> StoredNode {
+        let mut stored = StoredNode::from_node(book.node(id));
+        stored.superseded = book.superseded.get(&id).cloned().unwrap_or_default();
+        stored
     }
 
     fn into_node(self) -> Result<Node, String> {
@@ -151,15 +176,27 @@ impl StoredNode {
         );
         node.not_in_book = self.not_in_book;
         node.can_expand = self.can_expand;
+        node.created_by = EngineRef(self.created_by);
+        node.values_by = EngineRef(self.values_by);
+        if !self.edges_by.is_empty() && self.edges_by.len() != self.edges.len() {
+            return Err(format!(
+                "{} moves with the engines of {}",
+                self.edges.len(),
+                self.edges_by.len()
+            ));
+        }
+        let by = |i: usize| EngineRef(self.edges_by.get(i).copied().unwrap_or(0));
         node.edges = self
             .edges
-            .into_iter()
-            .map(|(mv, s, child, prior)| {
+            .iter()
+            .enumerate()
+            .map(|(i, &(mv, s, child, prior))| {
                 Ok(Edge {
                     mv: move_from_code(mv),
                     to_child: sym(s)?,
                     child: NodeId(child),
                     prior,
+                    added_by: by(i),
                     cost_from_root: 0.0,
                     biggest_wl_cost: 0.0,
                     is_wl_pv: false,
@@ -215,6 +252,9 @@ pub enum Record {
     End {
         nodes: u64,
     },
+    /// Engines added to the book's table, by index (format 3; written before the nodes that refer to
+    /// them, in the same append).
+    Engines(Vec<(u16, EngineId)>),
 }
 
 fn io_err(path: &Path) -> impl Fn(std::io::Error) -> StoreError + '_ {
@@ -243,8 +283,14 @@ fn apply(book: &mut Book, record: Record) -> Result<(), String> {
     match record {
         Record::Meta { .. } => return Err("a second metadata record".into()),
         Record::Nodes(nodes) => {
-            for (id, stored) in nodes {
+            for (id, mut stored) in nodes {
+                let superseded = std::mem::take(&mut stored.superseded);
                 let node = stored.into_node()?;
+                if superseded.is_empty() {
+                    book.superseded.remove(&NodeId(id));
+                } else {
+                    book.superseded.insert(NodeId(id), superseded);
+                }
                 let n = book.len() as u32;
                 if id == n {
                     book.push_node(node);
@@ -265,6 +311,19 @@ fn apply(book: &mut Book, record: Record) -> Result<(), String> {
             }
         }
         Record::Params(p) => book.params = p,
+        Record::Engines(engines) => {
+            for (i, id) in engines {
+                match book.engines.get(i as usize) {
+                    None if i as usize == book.engines.len() => book.engines.push(id),
+                    Some(known) if *known == id => {}
+                    _ => {
+                        return Err(format!(
+                            "engine {i} does not follow the engines listed before"
+                        ));
+                    }
+                }
+            }
+        }
         Record::Derived { .. } => return Err("cached values inside a log".into()),
         Record::End { .. } => return Err("an end record inside a log".into()),
     }
@@ -304,6 +363,8 @@ fn check_edges(book: &Book, ids: impl Iterator<Item = NodeId>) -> Result<(), Str
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LoadReport {
     pub generation: u64,
+    /// The format version of the snapshot.
+    pub version: u32,
     pub log_records: usize,
     /// Bytes at the end of the log that were torn or corrupt and are not part of the book.
     pub torn_bytes: u64,
@@ -387,7 +448,7 @@ fn read_snapshot(path: &Path, use_cache: bool) -> Result<(Header, Book, bool), S
         rest.read_to_end(&mut bytes).map_err(io_err(path))?;
         v1::decode(&bytes, &file, use_cache)?
     } else {
-        snapshot::decode(rest, h.len, len, &file, use_cache, snapshot::CHUNK_BYTES)?
+        snapshot::decode(rest, h.len, len, &file, use_cache, snapshot::CHUNK_BYTES, h.version)?
     };
     Ok((h, book, cached))
 }
@@ -397,6 +458,7 @@ fn load_stored(path: &Path, use_cache: bool) -> Result<(Book, LoadReport), Store
     let (h, mut book, cached) = read_snapshot(path, use_cache)?;
     let mut report = LoadReport {
         generation: h.generation,
+        version: h.version,
         snapshot_cached: cached,
         ..LoadReport::default()
     };
@@ -406,11 +468,13 @@ fn load_stored(path: &Path, use_cache: bool) -> Result<(Book, LoadReport), Store
     } else {
         check_edges(&book, report.log_touched.iter().copied())
     };
-    checked.map_err(|detail| StoreError::Corrupt {
+    let corrupt = |detail: String| StoreError::Corrupt {
         file: path.display().to_string(),
         offset: 0,
         detail,
-    })?;
+    };
+    checked.map_err(corrupt)?;
+    book.check_engine_refs().map_err(corrupt)?;
     Ok((book, report))
 }
 
@@ -467,6 +531,8 @@ pub struct BookStore {
     path: PathBuf,
     log: File,
     generation: u64,
+    /// How many entries of the book's engine table the snapshot and the log hold.
+    engines_stored: usize,
 }
 
 impl BookStore {
@@ -478,10 +544,14 @@ impl BookStore {
             });
         }
         write_atomically(path, &snapshot_bytes(book, 1)?)?;
-        Self::start_log(path, 1)
+        Self::start_log(path, 1, book.engines.len())
     }
 
-    fn start_log(path: &Path, generation: u64) -> Result<BookStore, StoreError> {
+    fn start_log(
+        path: &Path,
+        generation: u64,
+        engines_stored: usize,
+    ) -> Result<BookStore, StoreError> {
         let lpath = log_path(path);
         write_atomically(&lpath, &header(KIND_LOG, generation))?;
         let log = OpenOptions::new()
@@ -493,6 +563,7 @@ impl BookStore {
             path: path.to_path_buf(),
             log,
             generation,
+            engines_stored,
         })
     }
 
@@ -500,8 +571,21 @@ impl BookStore {
     pub fn open(path: &Path) -> Result<(BookStore, Book, LoadReport), StoreError> {
         let (book, report) = load(path)?;
         let lpath = log_path(path);
+        if report.version < FORMAT_VERSION {
+            // Records of this version must not go into a log whose header says an older one: upgrade
+            // the pair first (the old parts of the book are of unknown origin).
+            // A missing log is started whole first, so that a compaction cut short (a full disk) leaves
+            // a readable pair behind, never an empty log.
+            let mut store = if lpath.exists() {
+                Self::start_log_after(path, &book, report.generation)?
+            } else {
+                Self::start_log(path, report.generation, book.engines.len())?
+            };
+            store.compact(&book)?;
+            return Ok((store, book, report));
+        }
         if report.stale_log || !lpath.exists() {
-            let store = Self::start_log(path, report.generation)?;
+            let store = Self::start_log(path, report.generation, book.engines.len())?;
             return Ok((store, book, report));
         }
         let log = OpenOptions::new()
@@ -519,6 +603,7 @@ impl BookStore {
                 path: path.to_path_buf(),
                 log,
                 generation: report.generation,
+                engines_stored: book.engines.len(),
             },
             book,
             report,
@@ -527,6 +612,23 @@ impl BookStore {
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// A store of an older book whose log is already folded into `book`, ready to compact it.
+    fn start_log_after(path: &Path, book: &Book, generation: u64) -> Result<BookStore, StoreError> {
+        let lpath = log_path(path);
+        let log = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .open(&lpath)
+            .map_err(io_err(&lpath))?;
+        lock(&log, &lpath)?;
+        Ok(BookStore {
+            path: path.to_path_buf(),
+            log,
+            generation,
+            engines_stored: book.engines.len(),
+        })
     }
 
     /// Appends records and makes them durable before returning.
@@ -547,16 +649,26 @@ impl BookStore {
         ids.dedup();
         let nodes = ids
             .iter()
-            .map(|&id| (id.0, StoredNode::from_node(book.node(id))))
+            .map(|&id| (id.0, StoredNode::from_book(book, id)))
             .collect();
-        self.append(&[Record::Nodes(nodes)])
+        let mut records = Vec::with_capacity(2);
+        if book.engines.len() > self.engines_stored {
+            let new = (self.engines_stored..book.engines.len())
+                .map(|i| (i as u16, book.engines[i].clone()))
+                .collect();
+            records.push(Record::Engines(new));
+        }
+        records.push(Record::Nodes(nodes));
+        self.append(&records)?;
+        self.engines_stored = book.engines.len();
+        Ok(())
     }
 
     /// Folds the log into a new snapshot.
     pub fn compact(&mut self, book: &Book) -> Result<(), StoreError> {
         let generation = self.generation + 1;
         write_atomically(&self.path, &snapshot_bytes(book, generation)?)?;
-        *self = Self::start_log(&self.path, generation)?;
+        *self = Self::start_log(&self.path, generation, book.engines.len())?;
         Ok(())
     }
 

@@ -33,6 +33,8 @@ pub enum BookCommand {
     Verify(VerifyArgs),
     /// Comment a game with the book: where it left the book, what the book prefers, what each move lost
     Annotate(super::book_annotate::AnnotateArgs),
+    /// Take out what one engine added (moves, positions, values) and recompute the book without it
+    Trim(super::book_trim::TrimArgs),
 }
 
 #[derive(Args)]
@@ -76,6 +78,9 @@ pub struct ExpandArgs {
     /// Print one JSON object per completed expansion instead of text
     #[arg(long)]
     json: bool,
+    /// Grow the book even when another engine grew it (mixing the values of both)
+    #[arg(long)]
+    allow_mixed: bool,
 }
 
 #[derive(Args)]
@@ -150,6 +155,9 @@ pub struct ImportSgfArgs {
     /// Visits of the quick search of each new position
     #[arg(long, default_value_t = 200)]
     visits: u64,
+    /// Evaluate with the engine even when another engine grew the book (mixing the values of both)
+    #[arg(long)]
+    allow_mixed: bool,
 }
 
 #[derive(Args)]
@@ -177,6 +185,7 @@ pub fn run(cmd: BookCommand) -> Result<ExitCode> {
         BookCommand::ImportSgf(a) => import_sgf(a),
         BookCommand::Verify(a) => verify(a),
         BookCommand::Annotate(a) => super::book_annotate::run(a),
+        BookCommand::Trim(a) => super::book_trim::run(a),
     }
 }
 
@@ -238,6 +247,7 @@ fn expand(a: ExpandArgs) -> Result<ExitCode> {
         let _inside = runtime.enter();
         a.engine.build_for_book(book.meta.size)?
     };
+    super::book_trim::check_mixing(&book, &engine.id(), a.allow_mixed, &a.file)?;
     let cancel = CancelToken::default();
     let json = a.json;
     let iterations = match (a.iterations, time_limit) {
@@ -324,12 +334,26 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
     let table = node_table(&book, view);
     let size = book.meta.size;
     let mut text = String::new();
+    // A move's provenance: the engine that added it (the "other" row: the node's own values).
+    let provenance = |r: &tengen::book::MoveRow| match r.child {
+        Some(child) => book
+            .node(view.id)
+            .edges
+            .iter()
+            .position(|e| e.child == child.id)
+            .map_or_else(
+                || book.provenance(child.id),
+                |i| book.edge_provenance(view.id, i),
+            ),
+        None => book.provenance(view.id),
+    };
     if a.json {
         let moves: Vec<serde_json::Value> = table
             .rows
             .iter()
             .map(|r| {
                 serde_json::json!({
+                    "provenance": provenance(r),
                     "move": if r.is_other { "other".to_string() } else { r.moves[0].to_gtp(size) },
                     "equivalents": r.moves.iter().map(|m| m.to_gtp(size)).collect::<Vec<_>>(),
                     "black_winrate": r.black_winrate,
@@ -355,6 +379,11 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
             "expansion_cost": table.expansion_cost,
             "depth": table.depth,
             "marks": table.marks.map(|m| m.label()),
+            "provenance": book.provenance(view.id),
+            "engines": book.grown_by().iter().map(|&r| serde_json::json!({
+                "id": r.0,
+                "engine": book.engine(r).to_string(),
+            })).collect::<Vec<_>>(),
             "moves": moves,
         });
         return emit(&format!("{}\n", serde_json::to_string_pretty(&out)?));
@@ -379,10 +408,28 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
         table.path_cost,
         table.depth
     );
+    let own = book.provenance(view.id);
     let _ = writeln!(
         text,
-        "{:>3}  {:<14} {:>6} {:>8} {:>7} {:>7} {:>7} {:>9} {:>9} {:>8}  marks",
-        "#", "move", "BWin%", "BScore", "±Win%", "±Score", "Prior%", "Visits", "AVisits", "Cost",
+        "values by {} ({:.0} visits)   book grown by {}",
+        own.engine,
+        own.visits,
+        super::book_trim::engines_line(&book)
+    );
+    let _ = writeln!(
+        text,
+        "{:>3}  {:<14} {:>6} {:>8} {:>7} {:>7} {:>7} {:>9} {:>9} {:>8}  {:<26} marks",
+        "#",
+        "move",
+        "BWin%",
+        "BScore",
+        "±Win%",
+        "±Score",
+        "Prior%",
+        "Visits",
+        "AVisits",
+        "Cost",
+        "engine",
     );
     for (i, r) in table.rows.iter().enumerate() {
         let name = if r.is_other {
@@ -403,7 +450,7 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
         };
         let _ = writeln!(
             text,
-            "{:>3}  {:<14} {:>6.1} {:>+8.2} {:>7} {:>7} {:>7.2} {:>9.0} {:>9.0} {:>8.3}  {}",
+            "{:>3}  {:<14} {:>6.1} {:>+8.2} {:>7} {:>7} {:>7.2} {:>9.0} {:>9.0} {:>8.3}  {:<26} {}",
             i + 1,
             name,
             r.black_winrate * 100.0,
@@ -414,6 +461,7 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
             r.visits,
             r.adjusted_visits,
             r.cost,
+            provenance(r).engine,
             r.marks.map(|m| m.label()).unwrap_or_default()
         );
     }
@@ -538,6 +586,7 @@ fn import_sgf(a: ImportSgfArgs) -> Result<ExitCode> {
         let _inside = runtime.enter();
         a.engine.build_for_book(book.meta.size)?
     };
+    super::book_trim::check_mixing(&book, &engine.id(), a.allow_mixed, &a.file)?;
     let import = tengen::book::interop::sgf::import_lines(&mut book, &a.sgf)?;
     for cut in &import.cut {
         eprintln!(
@@ -603,12 +652,15 @@ fn verify(a: VerifyArgs) -> Result<ExitCode> {
         }
     }
     println!(
-        "{}: {} nodes, {} moves, {} log records, {} torn bytes, {bad} bad histories, {missing} expected nodes missing",
+        "{}: {} nodes, {} moves, {} log records, {} torn bytes, {bad} bad histories, {missing} expected nodes missing, \
+         {} nodes of unknown origin; grown by {}",
         a.file.display(),
         book.len(),
         book.edge_count(),
         report.log_records,
-        report.torn_bytes
+        report.torn_bytes,
+        book.of_unknown_origin(),
+        super::book_trim::engines_line(&book)
     );
     Ok(if bad + missing == 0 && !torn {
         ExitCode::SUCCESS

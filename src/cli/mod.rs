@@ -9,6 +9,7 @@ mod bench_nn;
 mod bench_ui;
 mod book;
 mod book_annotate;
+mod book_trim;
 mod book_verify;
 pub mod edge;
 mod endgame;

@@ -38,6 +38,8 @@ pub struct EngineStatus {
     pub name: String,
     /// What the user must know before growing this book with it (`engine::spec::caution`).
     pub caution: Option<String>,
+    /// Why growing this book with it mixes engines, when another engine grew it (`Book::mixing`).
+    pub mixing: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

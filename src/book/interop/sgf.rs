@@ -244,7 +244,12 @@ fn step(
     }
     let in_node = view.to_view.inverse().apply_move(size, mv);
     let node_game = book.game_at(view.id)?;
-    let (child, is_new) = crate::book::expand::add_move(book, view.id, &node_game, in_node, 0.0)?;
+    // The move comes from a game record, not from a search; the engine that evaluates the new
+    // positions is recorded for their values (`expand::evaluate`).
+    let records = crate::engine::EngineId::new(crate::engine::EngineKind::Records);
+    let by = book.register_engine(&records)?;
+    let (child, is_new) =
+        crate::book::expand::add_move(book, view.id, &node_game, in_node, 0.0, by)?;
     if is_new {
         out.new_nodes.push(child);
     }

@@ -68,6 +68,7 @@ pub fn repair(path: &Path) -> Result<Repaired, StoreError> {
             &file,
             false,
             snapshot::CHUNK_BYTES,
+            h.version,
         )?
     };
     let snapshot_nodes = book.len();
@@ -161,18 +162,26 @@ fn apply_if_it_fits(book: &mut Book, record: Record) -> Result<(), String> {
     match record {
         Record::Nodes(nodes) => {
             let before = book.len();
+            let engines = book.engines.len();
             let mut n = before;
             let mut built = Vec::with_capacity(nodes.len());
-            for (id, stored) in nodes {
-                let i = id as usize;
+            for (id, stored) in &nodes {
+                let i = *id as usize;
                 if i > n {
                     return Err(format!("node {id} comes before node {n}"));
                 }
-                if i < before && book.node(NodeId(id)).hash != stored.hash {
+                if i < before && book.node(NodeId(*id)).hash != stored.hash {
                     return Err(format!("node {id} is a different position in the book"));
                 }
+                let refs = [stored.created_by, stored.values_by].into_iter();
+                let refs = refs
+                    .chain(stored.edges_by.iter().copied())
+                    .chain(stored.superseded.iter().map(|s| s.by.0));
+                if refs.into_iter().any(|r| r as usize >= engines) {
+                    return Err(format!("node {id} refers to an engine the book does not list"));
+                }
                 n = n.max(i + 1);
-                built.push((id, stored.into_node()?));
+                built.push((*id, stored.clone().into_node()?));
             }
             let n = n as u32;
             for (id, node) in &built {
@@ -182,14 +191,7 @@ fn apply_if_it_fits(book: &mut Book, record: Record) -> Result<(), String> {
                     return Err(format!("node {id} links to a node that does not exist"));
                 }
             }
-            for (id, node) in built {
-                if id as usize == book.len() {
-                    book.push_node(node);
-                } else {
-                    book.replace_node(NodeId(id), node);
-                }
-            }
-            Ok(())
+            super::apply(book, Record::Nodes(nodes))
         }
         Record::Marks(marks) => {
             if let Some((id, _)) = marks.iter().find(|(id, _)| *id as usize >= book.len()) {
@@ -198,6 +200,7 @@ fn apply_if_it_fits(book: &mut Book, record: Record) -> Result<(), String> {
             super::apply(book, Record::Marks(marks))
         }
         Record::Params(p) => super::apply(book, Record::Params(p)),
+        Record::Engines(e) => super::apply(book, Record::Engines(e)),
         Record::Meta { .. } | Record::Derived { .. } | Record::End { .. } => {
             Err("a snapshot's record inside a log".into())
         }

@@ -217,7 +217,8 @@ fn a_format_2_snapshot_holds_every_field_and_the_cache_equals_a_recompute() {
     assert_eq!(
         tags,
         [
-            *b"META", *b"NODE", *b"EDGE", *b"PRNT", *b"VALS", *b"ECST", *b"MARK"
+            *b"META", *b"NODE", *b"EDGE", *b"PRNT", *b"VALS", *b"ECST", *b"MARK", *b"NPRV",
+            *b"EPRV", *b"SUPR"
         ]
     );
     let (loaded, report) = load(&path).unwrap();
@@ -406,6 +407,7 @@ fn decode_in_chunks(bytes: &[u8], chunk: usize) -> Result<(Book, bool), StoreErr
         "s.tengenbook",
         true,
         chunk,
+        FORMAT_VERSION,
     )
 }
 
@@ -430,7 +432,8 @@ fn a_snapshot_read_in_small_chunks_comes_back_whole() {
 #[test]
 fn a_file_that_shrinks_while_read_is_cut_short() {
     let bytes = snapshot_bytes(&marked_book(), 3).unwrap();
-    for (tag, at, len) in sections(&bytes) {
+    // (A section without payload cannot be cut inside it.)
+    for (tag, at, len) in sections(&bytes).into_iter().filter(|s| s.2 > 0) {
         let cut = at + 24 + len / 2;
         for chunk in [7, snapshot::CHUNK_BYTES] {
             let result = snapshot::decode(
@@ -440,6 +443,7 @@ fn a_file_that_shrinks_while_read_is_cut_short() {
                 "s.tengenbook",
                 true,
                 chunk,
+                FORMAT_VERSION,
             );
             let Err(StoreError::Corrupt { offset, detail, .. }) = result else {
                 panic!("a shrunk file loaded or failed otherwise");
@@ -496,6 +500,7 @@ fn a_log_node_linking_to_a_missing_node_is_refused() {
     let mut store = BookStore::open(&path).unwrap().0;
     let mut node = StoredNode::from_node(book.node(NodeId(5)));
     node.edges.push((0, 0, book.len() as u32 + 10, 0.5));
+    node.edges_by.push(0);
     store.append(&[Record::Nodes(vec![(5, node)])]).unwrap();
     drop(store);
     let (_, detail) = corrupt_at(load(&path));
