@@ -164,7 +164,9 @@ impl Command {
             "command_line" => no_args(Command::CommandLine),
             "theme" => match args.as_slice() {
                 [name] => super::theme::check_name(name).map(|()| Command::Theme(name.to_string())),
-                _ => Err("usage: theme NAME (dark, light, high-contrast, colorblind)".into()),
+                _ => {
+                    Err("usage: theme NAME (dark, light, high-contrast, colorblind, ascii)".into())
+                }
             },
             "quit" | "q" => no_args(Command::Quit),
             // A path may hold spaces; the words are joined back with one.

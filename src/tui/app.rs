@@ -223,6 +223,33 @@ impl App {
         line
     }
 
+    /// The nodes the screen can show without a new input: the path, the current node's children, and with
+    /// the preview on, the highlighted move's best line. `None` when a pane may show any node (a game being annotated).
+    pub fn shown_nodes(&self) -> Option<std::collections::BTreeSet<NodeId>> {
+        if self.annotation.is_some() {
+            return None;
+        }
+        let mut ids: std::collections::BTreeSet<NodeId> =
+            self.path.iter().map(|s| s.node).collect();
+        let (Some(book), Some(current)) = (&self.book, self.current()) else {
+            return Some(ids);
+        };
+        ids.extend(current.edges.iter().map(|e| e.child));
+        if !self.show_pv {
+            return Some(ids);
+        }
+        let mut node = self.highlighted().and_then(|e| book.node(e.child));
+        // The preview follows the best moves; a cycle cannot occur, but the walk is bounded anyway.
+        for _ in 0..super::panes::board::PREVIEW_MOVES {
+            let Some(best) = node.and_then(|n| n.edges.first()) else {
+                break;
+            };
+            ids.insert(best.child);
+            node = book.node(best.child);
+        }
+        Some(ids)
+    }
+
     /// The endgame pane, when it is open (its keys come first then).
     pub fn endgame_open(&self) -> Option<&super::endgame::EndgameState> {
         self.endgame.as_ref().filter(|s| s.open)
