@@ -99,6 +99,8 @@ pub struct App {
     pub engine: Option<EngineStatus>,
     /// The user said yes to the engine's caution this session.
     pub caution_accepted: bool,
+    /// Finished expansion steps folded out of the jobs list (the list keeps the last few).
+    pub expansions_done: u64,
 }
 
 impl Default for App {
@@ -137,6 +139,7 @@ impl App {
             endgame: None,
             engine: None,
             caution_accepted: false,
+            expansions_done: 0,
         }
     }
 

@@ -23,4 +23,8 @@ mod board_tests;
 #[cfg(test)]
 mod endgame_tests;
 #[cfg(test)]
+mod jobs_tests;
+#[cfg(test)]
+mod moves_tests;
+#[cfg(test)]
 mod tests;
