@@ -76,6 +76,8 @@ pub struct App {
     /// The user's orientation: maps the root's orientation onto the screen.
     pub view: Symmetry,
     pub show_pv: bool,
+    /// The winrate and score graph along the line (`w`).
+    pub show_graph: bool,
     /// Lines visited, for back/forward.
     pub history: Vec<Vec<Move>>,
     pub history_pos: usize,
@@ -118,6 +120,7 @@ impl App {
             cursor: 0,
             view: Symmetry::IDENTITY,
             show_pv: false,
+            show_graph: false,
             history: Vec::new(),
             history_pos: 0,
             bookmarks: Vec::new(),

@@ -1,5 +1,5 @@
-//! Buffer tests of the board pane: one-cell rank labels whatever the number of book moves, and stones
-//! whose colours differ in shape.
+//! Buffer tests of the board pane (one-cell rank labels whatever the number of book moves, and stones
+//! whose colours differ in shape) and of the graph along the line.
 
 use super::action::{Action, Key};
 use super::app::App;
@@ -127,4 +127,41 @@ fn the_ascii_theme_draws_x_and_o() {
     assert_eq!(rows.matches('X').count(), 2, "{rows}");
     assert_eq!(rows.matches('O').count(), 1, "{rows}");
     assert!(!rows.contains('●') && !rows.contains('─'), "{rows}");
+}
+
+#[test]
+fn the_graph_follows_the_line_and_draws_both_curves() {
+    let mut app = app();
+    for key in ["l", "l", "l"] {
+        update(&mut app, Action::Key(Key(key.into())));
+    }
+    let (points, walked) = super::panes::graph::series(&app);
+    assert_eq!(walked, 4, "the root and three moves");
+    let book = app.book.as_ref().unwrap();
+    for (step, point) in app.path.iter().zip(&points) {
+        let node = book.node(step.node).unwrap();
+        assert_eq!(*point, (node.values.winrate * 100.0, node.values.score));
+    }
+    assert!(
+        points.len() > walked,
+        "the best line goes on past the current position"
+    );
+    let area = Rect::new(0, 0, 120, 40);
+    let draw = |app: &App| {
+        let mut buf = Buffer::empty(area);
+        crate::tui::render::draw(app, area, &mut buf);
+        crate::tui::render::buffer_text(&buf)
+    };
+    assert!(!draw(&app).contains("Graph"));
+    update(&mut app, Action::Key(Key("w".into())));
+    let text = draw(&app);
+    assert!(text.contains("Graph · B win%"), "{text}");
+    assert!(text.contains("100%") && text.contains("0%"), "{text}");
+    let braille = text
+        .chars()
+        .filter(|c| ('\u{2801}'..='\u{28ff}').contains(c))
+        .count();
+    assert!(braille > 20, "{braille} braille cells:\n{text}");
+    update(&mut app, Action::Key(Key("w".into())));
+    assert!(!draw(&app).contains("Graph"));
 }

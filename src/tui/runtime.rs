@@ -277,6 +277,15 @@ fn perform(
             Effect::AnalyzeLine { line, priority } => Request::AnalyzeLine { line, priority },
             Effect::SetMarks { line, marks } => Request::SetMarks { line, marks },
             Effect::CancelJob(id) => Request::Cancel(id),
+            Effect::Export {
+                file,
+                line,
+                subtree,
+            } => Request::Export {
+                file: PathBuf::from(file),
+                line,
+                subtree,
+            },
             Effect::RetryJob(id) => Request::Retry(id),
             Effect::LoadTheme(name) => {
                 let action = theme_action(dirs, &name);

@@ -367,6 +367,14 @@ pub fn run(app: &mut App, command: Command) -> Vec<Effect> {
             None => info(app, "no job selected".into()),
         },
         Command::TogglePv => app.show_pv = !app.show_pv,
+        Command::ToggleGraph => app.show_graph = !app.show_graph,
+        Command::Export { file, subtree } => {
+            return vec![Effect::Export {
+                file,
+                line: app.line(),
+                subtree,
+            }];
+        }
         Command::Help => app.mode = Mode::Help(0),
         Command::CommandLine => app.mode = Mode::Command(String::new()),
         Command::Theme(name) => return vec![Effect::LoadTheme(name)],

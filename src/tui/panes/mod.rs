@@ -4,6 +4,7 @@
 pub mod annotate;
 pub mod board;
 pub mod endgame;
+pub mod graph;
 pub mod help;
 pub mod jobs;
 pub mod line;
