@@ -670,7 +670,10 @@ fn job_event(app: &mut App, event: JobEvent) {
             }
         }
         JobEvent::Progress { id, visits } => {
-            if let Some(j) = job_mut(app, id) {
+            // A cancelled search still reports while it winds down; its bar stays where it stopped.
+            if let Some(j) = job_mut(app, id)
+                && !j.state.is_finished()
+            {
                 j.visits = visits;
             }
         }
