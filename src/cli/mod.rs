@@ -6,6 +6,7 @@ mod bench;
 mod bench_book;
 mod bench_grow;
 mod bench_nn;
+mod bench_recording;
 mod bench_ui;
 mod book;
 mod book_annotate;
