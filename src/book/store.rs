@@ -448,7 +448,15 @@ fn read_snapshot(path: &Path, use_cache: bool) -> Result<(Header, Book, bool), S
         rest.read_to_end(&mut bytes).map_err(io_err(path))?;
         v1::decode(&bytes, &file, use_cache)?
     } else {
-        snapshot::decode(rest, h.len, len, &file, use_cache, snapshot::CHUNK_BYTES, h.version)?
+        snapshot::decode(
+            rest,
+            h.len,
+            len,
+            &file,
+            use_cache,
+            snapshot::CHUNK_BYTES,
+            h.version,
+        )?
     };
     Ok((h, book, cached))
 }

@@ -178,7 +178,9 @@ fn apply_if_it_fits(book: &mut Book, record: Record) -> Result<(), String> {
                     .chain(stored.edges_by.iter().copied())
                     .chain(stored.superseded.iter().map(|s| s.by.0));
                 if refs.into_iter().any(|r| r as usize >= engines) {
-                    return Err(format!("node {id} refers to an engine the book does not list"));
+                    return Err(format!(
+                        "node {id} refers to an engine the book does not list"
+                    ));
                 }
                 n = n.max(i + 1);
                 built.push((*id, stored.clone().into_node()?));
