@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-600}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(sgf records_text book_store katabook model problem session config katago_json gtp engine_lines)
+[ ${#targets[@]} -gt 0 ] || targets=(sgf records_text book_store book_log book_header katabook model problem session config katago_json gtp engine_lines)
 shared=../shared/data
 seed() { # seed <target> <files...>
   local dir=.ci/fuzz/corpus/$1; shift

@@ -76,6 +76,8 @@ fn check(target: &str, data: &[u8]) {
         "sgf" => checks::sgf(data),
         "records" | "records_text" => checks::records_text(data),
         "book_store" => checks::book_store(data),
+        "book_log" => checks::book_log(data),
+        "book_header" => checks::book_header(data),
         "katabook" => checks::katabook(data),
         "model" => checks::model(data),
         "problem" => checks::problem(data),
@@ -122,6 +124,12 @@ fn records_text_target_over_samples() {
 #[test]
 fn book_store_target_over_small_books() {
     run_over("book_store", &seeds("book_store"));
+}
+
+#[test]
+fn book_log_and_header_targets_over_their_seeds() {
+    run_over("book_log", &seeds("book_log"));
+    run_over("book_header", &seeds("book_header"));
 }
 
 #[test]

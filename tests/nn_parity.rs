@@ -162,7 +162,14 @@ fn batched_requests_of_mixed_sizes_from_several_threads_get_their_own_answers() 
         max_batch: 16,
         deadline: std::time::Duration::from_millis(5),
     };
-    let evaluator = Evaluator::open(&onnx, &SessionOptions::default(), batch).unwrap();
+    // One session: while it runs, the other threads' requests queue and the next gather waits for them up to
+    // the deadline, so batches form even on a loaded machine (with a session per core an idle session takes
+    // each request alone as soon as it comes, and whether any batch forms depends on the scheduler).
+    let sessions = SessionOptions {
+        sessions: 1,
+        ..SessionOptions::default()
+    };
+    let evaluator = Evaluator::open(&onnx, &sessions, batch).unwrap();
     let data: Value = serde_json::from_str(&std::fs::read_to_string(RAW).unwrap()).unwrap();
     let games: Vec<Game> = data["positions"]
         .as_array()

@@ -133,6 +133,105 @@ pub fn book_store(data: &[u8]) {
     }
 }
 
+/// A small book grown through the store in this thread's scratch directory: a 20-node snapshot and a log
+/// of 6 expansions; returns its path and its snapshot's and log's bytes.
+fn grown_book() -> (PathBuf, Vec<u8>, Vec<u8>) {
+    use tengen::book::store::BookStore;
+    use tengen::book::synthetic;
+    let path = scratch("grown.tengenbook");
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_file(store::log_path(&path));
+    let mut book = synthetic::build(20, 7);
+    let mut writer = BookStore::create(&path, &book).expect("a scratch book");
+    let mut rng = tengen::go::playout::FastRng::new(7);
+    for k in 0..6u32 {
+        let changed = synthetic::expand_randomly(&mut book, NodeId(k * 3), 2, &mut rng);
+        writer
+            .append_nodes(&book, &changed)
+            .expect("a scratch append");
+    }
+    drop(writer);
+    let snapshot = std::fs::read(&path).expect("scratch read");
+    let log = std::fs::read(store::log_path(&path)).expect("scratch read");
+    (path, snapshot, log)
+}
+
+fn same_nodes(a: &Book, b: &Book) -> bool {
+    a.len() == b.len()
+        && a.nodes()
+            .zip(b.nodes())
+            .all(|((_, x), (_, y))| x.hash == y.hash)
+}
+
+/// The log's record reader, through `store::load`: the input is a log's records after a valid header of
+/// the snapshot's generation. A book loads, or an error names the log and a byte offset. A torn tail is
+/// reported inside the log, opening the book for growing cuts exactly it, and the book then loads the
+/// same with nothing torn. A refused log is left untouched by a refused open, and a repair copies the
+/// book beside it without writing the log.
+pub fn book_log(data: &[u8]) {
+    let (path, _, log) = grown_book();
+    let lpath = store::log_path(&path);
+    let mut bytes = log[..32].to_vec();
+    bytes.extend_from_slice(data);
+    std::fs::write(&lpath, &bytes).expect("scratch write");
+    match store::load(&path) {
+        Ok((book, report)) => {
+            use_book(&book);
+            let Some(at) = report.torn_at() else { return };
+            assert!(at >= 32 && at < bytes.len() as u64);
+            let opened = store::BookStore::open(&path).expect("a loadable book opens");
+            assert_eq!(opened.0.log_len(), at, "opening cuts exactly the torn tail");
+            drop(opened);
+            let (again, report) = store::load(&path).expect("a cut log loads");
+            assert!(same_nodes(&book, &again) && report.torn_at().is_none());
+        }
+        Err(e) => {
+            let message = e.to_string();
+            names_file(&message, &lpath);
+            assert!(message.contains("byte "), "no place named: {message}");
+            assert!(store::BookStore::open(&path).is_err());
+            let repaired = store::repair::repair(&path).expect("a damaged log is repaired");
+            assert_eq!(std::fs::read(&lpath).expect("scratch read"), bytes);
+            let (book, _) = store::load(&repaired.output).expect("a repaired book loads");
+            use_book(&book);
+            let _ = std::fs::remove_file(&repaired.output);
+            let _ = std::fs::remove_file(store::log_path(&repaired.output));
+        }
+    }
+}
+
+/// The headers: the input's first byte picks the snapshot or the log, the rest is written over the start
+/// of that file's header. Either the book loads exactly as before, or an error names the file and a byte.
+pub fn book_header(data: &[u8]) {
+    let Some((&which, patch)) = data.split_first() else {
+        return;
+    };
+    let (path, snapshot, log) = grown_book();
+    let (before, _) = store::load(&path).expect("the grown book loads");
+    let (file, mut bytes) = if which & 1 == 0 {
+        (path.clone(), snapshot)
+    } else {
+        (store::log_path(&path), log)
+    };
+    let n = patch.len().min(32);
+    bytes[..n].copy_from_slice(&patch[..n]);
+    std::fs::write(&file, &bytes).expect("scratch write");
+    match store::load(&path) {
+        Ok((book, report)) => {
+            assert!(report.torn_at().is_none());
+            assert!(
+                same_nodes(&book, &before),
+                "a changed header loaded another book"
+            );
+        }
+        Err(e) => {
+            let message = e.to_string();
+            names_file(&message, &file);
+            assert!(message.contains("byte "), "no place named: {message}");
+        }
+    }
+}
+
 /// KataGo `.katabook` import: a book or an error naming the file and line.
 pub fn katabook(data: &[u8]) {
     let text = String::from_utf8_lossy(data);

@@ -9,6 +9,7 @@
 
 use super::cost::{CostParams, NodeCost};
 use super::marks::Marks;
+use super::provenance::{EngineRef, Superseded};
 use super::values::RecursiveValues;
 use crate::go::{BoardSize, BookHash, Color, Game, Move, Point, Rules, Setup, Symmetry};
 use serde::{Deserialize, Serialize};
@@ -71,6 +72,8 @@ pub struct Edge {
     pub child: NodeId,
     /// The prior of the move, averaged over symmetries.
     pub prior: f32,
+    /// The engine whose expansion added the move (`Book::engines`).
+    pub added_by: EngineRef,
     /// Filled by the cost model.
     pub cost_from_root: f64,
     pub biggest_wl_cost: f64,
@@ -131,6 +134,9 @@ pub struct Node {
     /// Maps node space to tengen's canonical orientation of `hash`.
     pub to_canonical: Symmetry,
     pub not_in_book: SearchValues,
+    /// The engines that added the node and that set `not_in_book` (`Book::engines`).
+    pub created_by: EngineRef,
+    pub values_by: EngineRef,
     pub can_expand: bool,
     /// Per run only: a node added from another node's search may be re-searched from scratch once.
     pub can_re_expand: bool,
@@ -154,6 +160,8 @@ impl Node {
             self_symmetries,
             to_canonical,
             not_in_book: SearchValues::default(),
+            created_by: EngineRef::UNKNOWN,
+            values_by: EngineRef::UNKNOWN,
             can_expand: true,
             can_re_expand: true,
             edges: Box::default(),
@@ -230,6 +238,10 @@ pub enum DagError {
     HashMismatch { hash: BookHash, found: BookHash },
     #[error("node {hash} has no path back to the root")]
     NoPathToRoot { hash: BookHash },
+    #[error(
+        "the book already records 65,536 engines; trim some of them (`tengen book trim`) first"
+    )]
+    TooManyEngines,
 }
 
 /// A node seen through a view symmetry (node space → view space).
@@ -250,6 +262,10 @@ pub struct Book {
     index: HashMap<u64, NodeId, KeyIsHash>,
     index_overflow: HashMap<BookHash, NodeId>,
     pub marks: HashMap<NodeId, Marks>,
+    /// The engines this book's provenance refers to; entry 0 is "unknown" (`book::provenance`).
+    pub engines: Vec<crate::engine::EngineId>,
+    /// Values another engine set before the current ones, per node (only where engines were mixed).
+    pub superseded: HashMap<NodeId, Vec<Superseded>>,
 }
 
 impl Book {
@@ -264,6 +280,8 @@ impl Book {
             index: HashMap::default(),
             index_overflow: HashMap::new(),
             marks: HashMap::new(),
+            engines: vec![crate::engine::EngineId::unknown()],
+            superseded: HashMap::new(),
         };
         // The root's node space is the initial position's own orientation, so that the root shows the way
         // the user set it up.
@@ -287,6 +305,8 @@ impl Book {
             index: HashMap::with_capacity_and_hasher(capacity, KeyIsHash),
             index_overflow: HashMap::new(),
             marks: HashMap::new(),
+            engines: vec![crate::engine::EngineId::unknown()],
+            superseded: HashMap::new(),
         }
     }
 
@@ -299,6 +319,8 @@ impl Book {
             index: HashMap::with_capacity_and_hasher(nodes.len(), KeyIsHash),
             index_overflow: HashMap::new(),
             marks: HashMap::new(),
+            engines: vec![crate::engine::EngineId::unknown()],
+            superseded: HashMap::new(),
             nodes,
         };
         let keys: Vec<u64> = book.nodes.iter().map(|n| index_key(&n.hash)).collect();

@@ -13,6 +13,7 @@ use super::dag::{
     Book, DagError, Edge, GameCounts, Node, NodeId, ParentLink, SearchValues,
     conjugate_self_symmetries,
 };
+use super::provenance::EngineRef;
 use super::store::{BookStore, StoreError};
 use crate::engine::{CancelToken, Engine, EngineError, Query, Report};
 use crate::go::{Color, Game, Move, Symmetry};
@@ -70,6 +71,8 @@ pub struct Outcome {
     /// The node's "other moves" values from the quick re-search (or the exact end of the game).
     pub not_in_book: SearchValues,
     pub can_expand: bool,
+    /// The engine that searched.
+    pub by: crate::engine::EngineId,
 }
 
 /// A move chosen by an expansion's search.
@@ -209,6 +212,7 @@ pub async fn run_searches(
             plan,
             added: Vec::new(),
             can_expand: false,
+            by: engine.id(),
         });
     }
     let legal: Vec<Move> = game
@@ -222,6 +226,7 @@ pub async fn run_searches(
             plan,
             added: Vec::new(),
             can_expand: false,
+            by: engine.id(),
         });
     }
     let seed = settings.seed ^ (plan.node.0 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -338,6 +343,7 @@ pub async fn run_searches(
         added,
         not_in_book: own,
         can_expand: !left.is_empty(),
+        by: engine.id(),
     })
 }
 
@@ -350,13 +356,15 @@ fn edge_order(mv: Move) -> (u8, usize, usize) {
 }
 
 /// Adds `mv` (node space of `parent`, whose game is `game`) to the book, merging into an existing node on
-/// a transposition. Returns the child and whether it is new.
+/// a transposition; `by` is the engine (or the records) that chose it. Returns the child and whether it
+/// is new.
 pub fn add_move(
     book: &mut Book,
     parent: NodeId,
     game: &Game,
     mv: Move,
     prior: f32,
+    by: EngineRef,
 ) -> Result<(NodeId, bool), DagError> {
     let size = book.meta.size;
     let (stored_mv, s) = book.representative(parent, mv);
@@ -373,7 +381,8 @@ pub fn add_move(
         Some(existing) => (existing, false),
         None => {
             let syms = conjugate_self_symmetries(&canonical.self_symmetries, Symmetry::IDENTITY);
-            let node = Node::new(canonical.hash, next.to_move(), syms, Symmetry::IDENTITY);
+            let mut node = Node::new(canonical.hash, next.to_move(), syms, Symmetry::IDENTITY);
+            node.created_by = by;
             (book.push_node(node), true)
         }
     };
@@ -386,6 +395,7 @@ pub fn add_move(
         to_child,
         child,
         prior,
+        added_by: by,
         cost_from_root: 0.0,
         biggest_wl_cost: 0.0,
         is_wl_pv: false,
@@ -406,6 +416,7 @@ pub fn add_move(
 /// Applies searched results to the book; returns the nodes whose stored data changed.
 pub fn apply(book: &mut Book, outcome: Outcome) -> Result<(Vec<NodeId>, Expanded), DagError> {
     let id = outcome.plan.node;
+    let by = book.register_engine(&outcome.by)?;
     let mut changed = vec![id];
     let mut names = Vec::new();
     let mut children = Vec::new();
@@ -418,25 +429,26 @@ pub fn apply(book: &mut Book, outcome: Outcome) -> Result<(Vec<NodeId>, Expanded
         ends_game,
     } in outcome.added
     {
-        let (child, is_new) = add_move(book, id, &outcome.plan.game, mv, prior)?;
+        let (child, is_new) = add_move(book, id, &outcome.plan.game, mv, prior, by)?;
         names.push(mv.to_gtp(book.meta.size));
         children.push(book.node(child).hash);
         let node = book.node_mut(child);
         if is_new {
             node.not_in_book = values;
+            node.values_by = by;
             node.can_expand = !ends_game;
             new_nodes += 1;
         } else {
             transpositions += 1;
             // A transposed leaf takes the new values when they rest on more visits.
             if node.edges.is_empty() && values.visits > node.not_in_book.visits {
-                node.not_in_book = values;
+                book.set_values(child, values, by);
             }
         }
         changed.push(child);
     }
+    book.set_values(id, outcome.not_in_book, by);
     let node = book.node_mut(id);
-    node.not_in_book = outcome.not_in_book;
     node.can_expand = outcome.can_expand;
     node.can_re_expand = false;
     let report = Expanded {
@@ -477,6 +489,7 @@ pub async fn evaluate(
     visits: u64,
     cancel: &CancelToken,
 ) -> Result<usize, ExpandError> {
+    let by = book.register_engine(&engine.id())?;
     let mut games = Vec::new();
     for &id in nodes {
         games.push((id, book.game_at(id)?));
@@ -503,9 +516,8 @@ pub async fn evaluate(
                 });
             }
         };
-        let node = book.node_mut(id);
-        node.not_in_book = values;
-        node.can_expand = can_expand;
+        book.set_values(id, values, by);
+        book.node_mut(id).can_expand = can_expand;
         changed.push(id);
         changed.extend(book.node(id).parents.iter().map(|p| p.parent));
     }

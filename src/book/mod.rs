@@ -9,15 +9,18 @@ pub mod dag;
 pub mod expand;
 pub mod interop;
 pub mod marks;
+pub mod provenance;
 pub mod store;
 pub mod study;
 pub mod synthetic;
+pub mod trim;
 pub mod values;
 pub mod view;
 
 pub use cost::{CostParams, NodeCost};
 pub use dag::{Book, BookMeta, Edge, GameCounts, Node, NodeId, NodeView, SearchValues};
 pub use marks::{Mark, Marks};
+pub use provenance::{EngineRef, Provenance};
 pub use values::RecursiveValues;
 pub use view::{MoveRow, NodeTable, node_table};
 

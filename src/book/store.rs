@@ -1,38 +1,51 @@
 //! The book on disk, crash-safe: a snapshot file plus an append-only log beside it (`BOOK.log`).
 //!
-//! Both files start with a fixed header (magic, format version, kind, generation). The log is then
-//! records, each one `length (u32 LE) | CRC-32 of the payload (u32 LE) | MessagePack payload`; the
-//! snapshot is checksummed fixed-width columns (`snapshot`; format-1 snapshots of records are still read,
-//! `v1`). An expansion is appended to the log and `fsync`ed before it is reported, so a `kill -9` loses at
-//! most the searches in flight. A torn or corrupted tail record fails its length or CRC check and is cut
-//! off, never loaded. Compaction writes a new snapshot to a temporary file, syncs it, renames it over the
-//! old one, then starts an empty log of the new generation the same way; a log whose generation differs
-//! from the snapshot's is already contained in it and is ignored. Format and reasons:
-//! `docs/book-format.md`.
+//! Both files start with a header (magic, format version, kind, generation and, from format 3, its own
+//! CRC-32: `header`). The log is then records, each one `length (u32 LE) | CRC-32 of the payload (u32 LE)
+//! | MessagePack payload`; the snapshot is checksummed fixed-width columns (`snapshot`; format-1 snapshots
+//! of records are still read, `v1`). An expansion is appended to the log and `fsync`ed before it is
+//! reported, so a `kill -9` loses at most the searches in flight. Only a bad *last* record is a torn write
+//! and is cut off; a bad record that a valid one follows is damage and the book is refused (`log`).
+//! Compaction writes a new snapshot to a temporary file, syncs it, renames it over the old one, then
+//! starts an empty log of the new generation the same way; so a log is of its snapshot's generation, or
+//! of the one before when a compaction stopped between the two (then the snapshot holds all of it). Any
+//! other pair is refused, naming both files. `repair` copies what is readable of a damaged book to a new
+//! one. Format and reasons: `docs/book-format.md`.
 
 use super::cost::{CostParams, NodeCost};
 use super::dag::{
     Book, BookMeta, Edge, GameCounts, Node, NodeId, ParentLink, SearchValues, SymmetrySet,
 };
 use super::marks::Marks;
+use super::provenance::{EngineRef, Superseded};
 use super::values::RecursiveValues;
+use crate::engine::EngineId;
 use crate::go::{BookHash, Color, Move, Point, Symmetry};
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+mod header;
+mod log;
+mod log_file;
+pub mod repair;
 mod snapshot;
 mod v1;
 
+use header::{HEADER_LEN, Header, header, read_header};
+use log::{Ending, read_records};
+use log_file::{apply_log, contained};
+
 pub const MAGIC: &[u8; 8] = b"TENGENBK";
-/// The version written. Format 2 changed the snapshot only; logs of both versions hold the same records.
-pub const FORMAT_VERSION: u32 = 2;
+/// The version written. Format 2 changed the snapshot only; format 3 added a checksum to both headers and
+/// provenance (which engine added each node and move and set each node's values) to both files; older
+/// books read as of unknown origin.
+pub const FORMAT_VERSION: u32 = 3;
 /// The oldest version still read.
 pub const OLDEST_FORMAT_VERSION: u32 = 1;
 const KIND_SNAPSHOT: u32 = 0;
 const KIND_LOG: u32 = 1;
-const HEADER_LEN: usize = 24;
 /// Larger records are refused as corrupt (no honest record comes near this).
 const MAX_RECORD: u32 = 1 << 30;
 
@@ -44,17 +57,32 @@ pub enum StoreError {
         source: std::io::Error,
     },
     #[error(
-        "{file} is not a tengen book (no `TENGENBK` header); create one with `tengen book new`"
+        "{file} is not a tengen book (no `TENGENBK` header at byte 0); create one with `tengen book new`"
     )]
     NotABook { file: String },
     #[error(
-        "{file} uses book format {found}, this tengen reads formats {OLDEST_FORMAT_VERSION} to {FORMAT_VERSION}; upgrade tengen"
+        "{file} uses book format {found} (byte 8), this tengen reads formats {OLDEST_FORMAT_VERSION} to {FORMAT_VERSION}; upgrade tengen"
     )]
     Version { file: String, found: u32 },
-    #[error("{file} is damaged at byte {offset}: {detail}; restore it from a backup")]
+    #[error(
+        "{file} is damaged at byte {offset}: {detail}; it is left as it is (restore it from a backup, \
+         or let `tengen book verify --repair BOOK` copy what is readable to a new book)"
+    )]
     Corrupt {
         file: String,
         offset: u64,
+        detail: String,
+    },
+    #[error(
+        "{log} has generation {log_generation} but {snapshot} has generation {snapshot_generation} \
+         (byte 16 of each): {detail}; both files are left as they are, and \
+         `tengen book verify --repair {snapshot}` writes what is readable to a new book beside them"
+    )]
+    Generation {
+        snapshot: String,
+        snapshot_generation: u64,
+        log: String,
+        log_generation: u64,
         detail: String,
     },
     #[error("{file} already exists; choose another name or delete it first")]
@@ -94,6 +122,17 @@ pub struct StoredNode {
     pub edges: Vec<(u16, u8, u32, f32)>,
     /// (parent id, move in the parent)
     pub parents: Vec<(u32, u16)>,
+    /// Provenance (format 3; absent from older logs, which read as the unknown engine 0): the engines
+    /// (`Record::Engines`) that added the node and set `not_in_book`, the one that added each edge (in
+    /// edge order), and values of other engines that `not_in_book` replaced.
+    #[serde(default)]
+    pub created_by: u16,
+    #[serde(default)]
+    pub values_by: u16,
+    #[serde(default)]
+    pub edges_by: Vec<u16>,
+    #[serde(default)]
+    pub superseded: Vec<Superseded>,
     /// The record games on each move, in edge order; empty when no move has any (logs written before
     /// records books had none).
     #[serde(default)]
@@ -119,12 +158,23 @@ impl StoredNode {
                 .iter()
                 .map(|p| (p.parent.0, move_code(p.mv)))
                 .collect(),
+            created_by: node.created_by.0,
+            values_by: node.values_by.0,
+            edges_by: node.edges.iter().map(|e| e.added_by.0).collect(),
+            superseded: Vec::new(),
             edge_games: if node.edges.iter().all(|e| e.games.is_empty()) {
                 Vec::new()
             } else {
                 node.edges.iter().map(|e| e.games).collect()
             },
         }
+    }
+
+    /// A node as stored, with the values of other engines it keeps.
+    pub fn from_book(book: &Book, id: NodeId) -> StoredNode {
+        let mut stored = StoredNode::from_node(book.node(id));
+        stored.superseded = book.superseded.get(&id).cloned().unwrap_or_default();
+        stored
     }
 
     fn into_node(self) -> Result<Node, String> {
@@ -145,15 +195,27 @@ impl StoredNode {
             ));
         }
         let mut games = self.edge_games.into_iter();
+        node.created_by = EngineRef(self.created_by);
+        node.values_by = EngineRef(self.values_by);
+        if !self.edges_by.is_empty() && self.edges_by.len() != self.edges.len() {
+            return Err(format!(
+                "{} moves with the engines of {}",
+                self.edges.len(),
+                self.edges_by.len()
+            ));
+        }
+        let by = |i: usize| EngineRef(self.edges_by.get(i).copied().unwrap_or(0));
         node.edges = self
             .edges
-            .into_iter()
-            .map(|(mv, s, child, prior)| {
+            .iter()
+            .enumerate()
+            .map(|(i, &(mv, s, child, prior))| {
                 Ok(Edge {
                     mv: move_from_code(mv),
                     to_child: sym(s)?,
                     child: NodeId(child),
                     prior,
+                    added_by: by(i),
                     cost_from_root: 0.0,
                     biggest_wl_cost: 0.0,
                     is_wl_pv: false,
@@ -210,6 +272,9 @@ pub enum Record {
     End {
         nodes: u64,
     },
+    /// Engines added to the book's table, by index (format 3; written before the nodes that refer to
+    /// them, in the same append).
+    Engines(Vec<(u16, EngineId)>),
 }
 
 fn io_err(path: &Path) -> impl Fn(std::io::Error) -> StoreError + '_ {
@@ -226,15 +291,6 @@ pub fn log_path(path: &Path) -> PathBuf {
     PathBuf::from(p)
 }
 
-fn header(kind: u32, generation: u64) -> [u8; HEADER_LEN] {
-    let mut h = [0u8; HEADER_LEN];
-    h[..8].copy_from_slice(MAGIC);
-    h[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
-    h[12..16].copy_from_slice(&kind.to_le_bytes());
-    h[16..24].copy_from_slice(&generation.to_le_bytes());
-    h
-}
-
 fn frame(record: &Record, out: &mut Vec<u8>) -> Result<(), StoreError> {
     let payload = rmp_serde::to_vec(record).map_err(|e| StoreError::Encode(e.to_string()))?;
     out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
@@ -243,68 +299,18 @@ fn frame(record: &Record, out: &mut Vec<u8>) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Reads the header; returns (version, kind, generation).
-fn read_header(bytes: &[u8], path: &Path) -> Result<(u32, u32, u64), StoreError> {
-    let file = path.display().to_string();
-    if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
-        return Err(StoreError::NotABook { file });
-    }
-    let word = |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
-    let version = word(8);
-    if !(OLDEST_FORMAT_VERSION..=FORMAT_VERSION).contains(&version) {
-        return Err(StoreError::Version {
-            file,
-            found: version,
-        });
-    }
-    let mut g = [0u8; 8];
-    g.copy_from_slice(&bytes[16..24]);
-    Ok((version, word(12), u64::from_le_bytes(g)))
-}
-
-/// Decodes the records after the header one by one, handing each to `each` (so a large file never
-/// exists twice in memory). Stops at the first torn or corrupt record; returns how many records were
-/// read, the offset where the valid part ends, and why it stopped early (if it did). An error from `each`
-/// is returned as is.
-fn read_records(
-    bytes: &[u8],
-    mut each: impl FnMut(Record) -> Result<(), String>,
-) -> Result<(usize, usize, Option<String>), String> {
-    let mut count = 0;
-    let mut at = HEADER_LEN;
-    while at < bytes.len() {
-        if bytes.len() - at < 8 {
-            return Ok((count, at, Some("a record header is cut short".into())));
-        }
-        let len = u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
-        let crc = u32::from_le_bytes([bytes[at + 4], bytes[at + 5], bytes[at + 6], bytes[at + 7]]);
-        if len > MAX_RECORD || bytes.len() - at - 8 < len as usize {
-            return Ok((
-                count,
-                at,
-                Some(format!("a record of {len} bytes is cut short")),
-            ));
-        }
-        let payload = &bytes[at + 8..at + 8 + len as usize];
-        if crc32fast::hash(payload) != crc {
-            return Ok((count, at, Some("a record fails its checksum".into())));
-        }
-        match rmp_serde::from_slice::<Record>(payload) {
-            Ok(r) => each(r)?,
-            Err(e) => return Ok((count, at, Some(format!("a record does not decode: {e}")))),
-        }
-        count += 1;
-        at += 8 + len as usize;
-    }
-    Ok((count, at, None))
-}
-
 fn apply(book: &mut Book, record: Record) -> Result<(), String> {
     match record {
         Record::Meta { .. } => return Err("a second metadata record".into()),
         Record::Nodes(nodes) => {
-            for (id, stored) in nodes {
+            for (id, mut stored) in nodes {
+                let superseded = std::mem::take(&mut stored.superseded);
                 let node = stored.into_node()?;
+                if superseded.is_empty() {
+                    book.superseded.remove(&NodeId(id));
+                } else {
+                    book.superseded.insert(NodeId(id), superseded);
+                }
                 let n = book.len() as u32;
                 if id == n {
                     book.push_node(node);
@@ -325,6 +331,19 @@ fn apply(book: &mut Book, record: Record) -> Result<(), String> {
             }
         }
         Record::Params(p) => book.params = p,
+        Record::Engines(engines) => {
+            for (i, id) in engines {
+                match book.engines.get(i as usize) {
+                    None if i as usize == book.engines.len() => book.engines.push(id),
+                    Some(known) if *known == id => {}
+                    _ => {
+                        return Err(format!(
+                            "engine {i} does not follow the engines listed before"
+                        ));
+                    }
+                }
+            }
+        }
         Record::Derived { .. } => return Err("cached values inside a log".into()),
         Record::End { .. } => return Err("an end record inside a log".into()),
     }
@@ -364,13 +383,15 @@ fn check_edges(book: &Book, ids: impl Iterator<Item = NodeId>) -> Result<(), Str
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LoadReport {
     pub generation: u64,
+    /// The format version of the snapshot.
+    pub version: u32,
     pub log_records: usize,
     /// Bytes at the end of the log that were torn or corrupt and are not part of the book.
     pub torn_bytes: u64,
     pub torn_reason: Option<String>,
     /// The log belonged to an older snapshot (a compaction was interrupted) and was ignored.
     pub stale_log: bool,
-    /// Where the valid log ends (appends continue here).
+    /// Where the valid log ends (appends continue here; a torn tail starts here).
     valid_log_len: u64,
     /// Whether the snapshot's cached values and costs were installed for every node.
     snapshot_cached: bool,
@@ -379,6 +400,11 @@ pub struct LoadReport {
 }
 
 impl LoadReport {
+    /// The byte offset in the log where a torn tail starts, if the log has one.
+    pub fn torn_at(&self) -> Option<u64> {
+        (self.torn_bytes > 0).then_some(self.valid_log_len)
+    }
+
     /// Whether the snapshot's cached values cover it and the log keeps the parameters.
     fn cache_usable(&self) -> bool {
         self.snapshot_cached && !self.log_changes_params
@@ -414,78 +440,69 @@ pub fn load_without_recompute(path: &Path) -> Result<(Book, LoadReport), StoreEr
     load_stored(path, false)
 }
 
-/// Reads the snapshot (with its cached values when `use_cache`) and applies the log.
-fn load_stored(path: &Path, use_cache: bool) -> Result<(Book, LoadReport), StoreError> {
+/// Reads the snapshot's header and body. Returns the header, the book and whether the cached values
+/// were installed.
+fn read_snapshot(path: &Path, use_cache: bool) -> Result<(Header, Book, bool), StoreError> {
     let file = path.display().to_string();
     let mut input = File::open(path).map_err(io_err(path))?;
     let len = input.metadata().map_err(io_err(path))?.len() as usize;
-    let mut head = [0u8; HEADER_LEN];
-    let got = if len < HEADER_LEN {
-        0
-    } else {
-        input.read_exact(&mut head).map_err(io_err(path))?;
-        HEADER_LEN
-    };
-    let (version, kind, generation) = read_header(&head[..got], path)?;
-    if kind != KIND_SNAPSHOT {
+    let mut head = vec![0u8; len.min(HEADER_LEN)];
+    input.read_exact(&mut head).map_err(io_err(path))?;
+    let h = read_header(&head, path)?;
+    if h.kind != KIND_SNAPSHOT {
         return Err(StoreError::Corrupt {
             file,
             offset: 12,
-            detail: "this is a log, not a book snapshot".into(),
+            detail: format!(
+                "the kind is {}, a book snapshot's is {KIND_SNAPSHOT}",
+                h.kind
+            ),
         });
     }
-    let corrupt = |offset: u64, detail: String| StoreError::Corrupt {
-        file: file.clone(),
-        offset,
-        detail,
-    };
-    let (mut book, cached) = if version == 1 {
+    // A format-1 or 2 header is shorter than the bytes read: those belong to the contents.
+    let rest = std::io::Read::chain(&head[h.len..], input);
+    let (book, cached) = if h.version == 1 {
         // Format 1 is decoded from memory, the whole file at once.
-        let mut bytes = head.to_vec();
-        input.read_to_end(&mut bytes).map_err(io_err(path))?;
+        let mut bytes = head[..h.len].to_vec();
+        let mut rest = rest;
+        rest.read_to_end(&mut bytes).map_err(io_err(path))?;
         v1::decode(&bytes, &file, use_cache)?
     } else {
-        snapshot::decode(input, len, &file, use_cache, snapshot::CHUNK_BYTES)?
+        snapshot::decode(
+            rest,
+            h.len,
+            len,
+            &file,
+            use_cache,
+            snapshot::CHUNK_BYTES,
+            h.version,
+        )?
     };
+    Ok((h, book, cached))
+}
 
+/// Reads the snapshot (with its cached values when `use_cache`) and applies the log.
+fn load_stored(path: &Path, use_cache: bool) -> Result<(Book, LoadReport), StoreError> {
+    let (h, mut book, cached) = read_snapshot(path, use_cache)?;
     let mut report = LoadReport {
-        generation,
+        generation: h.generation,
+        version: h.version,
         snapshot_cached: cached,
         ..LoadReport::default()
     };
-    let lpath = log_path(path);
-    match std::fs::read(&lpath) {
-        Ok(log) => {
-            let (_, lkind, lgen) = read_header(&log, &lpath)?;
-            if lkind != KIND_LOG || lgen != generation {
-                report.stale_log = true;
-            } else {
-                let lfile = lpath.display().to_string();
-                let (touched, params) = (&mut report.log_touched, &mut report.log_changes_params);
-                let (count, end, problem) = read_records(&log, |r| {
-                    *params |= touched_by(&r, touched);
-                    apply(&mut book, r)
-                })
-                .map_err(|detail| StoreError::Corrupt {
-                    file: lfile.clone(),
-                    offset: 0,
-                    detail,
-                })?;
-                report.log_records = count;
-                report.torn_bytes = (log.len() - end) as u64;
-                report.torn_reason = problem;
-                report.valid_log_len = end as u64;
-            }
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(io_err(&lpath)(e)),
-    }
-    let checked = if version == 1 {
+    apply_log(path, h.generation, &mut book, &mut report)?;
+    let checked = if h.version == 1 {
         check_edges(&book, book.nodes().map(|(id, _)| id))
     } else {
         check_edges(&book, report.log_touched.iter().copied())
     };
-    checked.map_err(|d| corrupt(0, d))?;
+    let corrupt = |detail: String| StoreError::Corrupt {
+        file: path.display().to_string(),
+        offset: 0,
+        detail,
+    };
+    checked.map_err(corrupt)?;
+    book.check_engine_refs().map_err(corrupt)?;
     Ok((book, report))
 }
 
@@ -542,6 +559,8 @@ pub struct BookStore {
     path: PathBuf,
     log: File,
     generation: u64,
+    /// How many entries of the book's engine table the snapshot and the log hold.
+    engines_stored: usize,
 }
 
 impl BookStore {
@@ -553,10 +572,14 @@ impl BookStore {
             });
         }
         write_atomically(path, &snapshot_bytes(book, 1)?)?;
-        Self::start_log(path, 1)
+        Self::start_log(path, 1, book.engines.len())
     }
 
-    fn start_log(path: &Path, generation: u64) -> Result<BookStore, StoreError> {
+    fn start_log(
+        path: &Path,
+        generation: u64,
+        engines_stored: usize,
+    ) -> Result<BookStore, StoreError> {
         let lpath = log_path(path);
         write_atomically(&lpath, &header(KIND_LOG, generation))?;
         let log = OpenOptions::new()
@@ -568,6 +591,7 @@ impl BookStore {
             path: path.to_path_buf(),
             log,
             generation,
+            engines_stored,
         })
     }
 
@@ -575,8 +599,21 @@ impl BookStore {
     pub fn open(path: &Path) -> Result<(BookStore, Book, LoadReport), StoreError> {
         let (book, report) = load(path)?;
         let lpath = log_path(path);
+        if report.version < FORMAT_VERSION {
+            // Records of this version must not go into a log whose header says an older one: upgrade
+            // the pair first (the old parts of the book are of unknown origin).
+            // A missing log is started whole first, so that a compaction cut short (a full disk) leaves
+            // a readable pair behind, never an empty log.
+            let mut store = if lpath.exists() {
+                Self::start_log_after(path, &book, report.generation)?
+            } else {
+                Self::start_log(path, report.generation, book.engines.len())?
+            };
+            store.compact(&book)?;
+            return Ok((store, book, report));
+        }
         if report.stale_log || !lpath.exists() {
-            let store = Self::start_log(path, report.generation)?;
+            let store = Self::start_log(path, report.generation, book.engines.len())?;
             return Ok((store, book, report));
         }
         let log = OpenOptions::new()
@@ -594,6 +631,7 @@ impl BookStore {
                 path: path.to_path_buf(),
                 log,
                 generation: report.generation,
+                engines_stored: book.engines.len(),
             },
             book,
             report,
@@ -602,6 +640,23 @@ impl BookStore {
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// A store of an older book whose log is already folded into `book`, ready to compact it.
+    fn start_log_after(path: &Path, book: &Book, generation: u64) -> Result<BookStore, StoreError> {
+        let lpath = log_path(path);
+        let log = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .open(&lpath)
+            .map_err(io_err(&lpath))?;
+        lock(&log, &lpath)?;
+        Ok(BookStore {
+            path: path.to_path_buf(),
+            log,
+            generation,
+            engines_stored: book.engines.len(),
+        })
     }
 
     /// Appends records and makes them durable before returning.
@@ -622,16 +677,26 @@ impl BookStore {
         ids.dedup();
         let nodes = ids
             .iter()
-            .map(|&id| (id.0, StoredNode::from_node(book.node(id))))
+            .map(|&id| (id.0, StoredNode::from_book(book, id)))
             .collect();
-        self.append(&[Record::Nodes(nodes)])
+        let mut records = Vec::with_capacity(2);
+        if book.engines.len() > self.engines_stored {
+            let new = (self.engines_stored..book.engines.len())
+                .map(|i| (i as u16, book.engines[i].clone()))
+                .collect();
+            records.push(Record::Engines(new));
+        }
+        records.push(Record::Nodes(nodes));
+        self.append(&records)?;
+        self.engines_stored = book.engines.len();
+        Ok(())
     }
 
     /// Folds the log into a new snapshot.
     pub fn compact(&mut self, book: &Book) -> Result<(), StoreError> {
         let generation = self.generation + 1;
         write_atomically(&self.path, &snapshot_bytes(book, generation)?)?;
-        *self = Self::start_log(&self.path, generation)?;
+        *self = Self::start_log(&self.path, generation, book.engines.len())?;
         Ok(())
     }
 
@@ -641,5 +706,7 @@ impl BookStore {
     }
 }
 
+#[cfg(test)]
+mod damage_tests;
 #[cfg(test)]
 mod tests;

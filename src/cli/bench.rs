@@ -24,6 +24,8 @@ pub enum BenchCommand {
     Rollout(RolloutArgs),
     /// The exact endgame solver's time against region size, over a folder of problems
     Endgame(EndgameBenchArgs),
+    /// Session recording bytes per minute of continuous expansion, and a frame-exact replay check
+    Recording(super::bench_recording::RecordingArgs),
 }
 
 #[derive(Args)]
@@ -67,6 +69,7 @@ pub fn run(cmd: BenchCommand) -> Result<ExitCode> {
         BenchCommand::Book(args) => crate::cli::bench_book::run(args),
         BenchCommand::Rollout(args) => rollout(args),
         BenchCommand::Endgame(args) => endgame(args),
+        BenchCommand::Recording(args) => super::bench_recording::run(args),
     }
 }
 

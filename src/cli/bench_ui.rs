@@ -214,6 +214,7 @@ fn synthetic_book(count: u32) -> BookView {
                 parent_count: 1,
                 min_depth: depth,
                 expansion_cost: Some(depth as f64),
+                path_cost: depth as f64,
             }
         })
         .collect();

@@ -39,6 +39,8 @@ pub enum BookCommand {
     Diff(super::book_study::DiffArgs),
     /// Refutation candidates: best moves on few visits, overlapping intervals, sharp-score gaps
     Disputed(super::book_study::DisputedArgs),
+    /// Take out what one engine added (moves, positions, values) and recompute the book without it
+    Trim(super::book_trim::TrimArgs),
 }
 
 #[derive(Args)]
@@ -82,6 +84,9 @@ pub struct ExpandArgs {
     /// Print one JSON object per completed expansion instead of text
     #[arg(long)]
     json: bool,
+    /// Grow the book even when another engine grew it (mixing the values of both)
+    #[arg(long)]
+    allow_mixed: bool,
 }
 
 #[derive(Args)]
@@ -162,6 +167,9 @@ pub struct ImportSgfArgs {
     /// Visits of the quick search of each new position
     #[arg(long, default_value_t = 200)]
     visits: u64,
+    /// Evaluate with the engine even when another engine grew the book (mixing the values of both)
+    #[arg(long)]
+    allow_mixed: bool,
 }
 
 #[derive(Args)]
@@ -170,6 +178,12 @@ pub struct VerifyArgs {
     /// A file of book hashes (one per line) that must all be in the book
     #[arg(long)]
     expect: Option<PathBuf>,
+    /// Copy everything readable to a new book, FILE.repaired (never over FILE), and list what was dropped
+    #[arg(long)]
+    repair: bool,
+    /// Succeed when the log ends in a torn record (an interrupted write: it was never reported as done)
+    #[arg(long)]
+    allow_torn_tail: bool,
 }
 
 pub fn run(cmd: BookCommand) -> Result<ExitCode> {
@@ -186,6 +200,7 @@ pub fn run(cmd: BookCommand) -> Result<ExitCode> {
         BookCommand::Stats(a) => super::book_study::stats_cmd(a),
         BookCommand::Diff(a) => super::book_study::diff_cmd(a),
         BookCommand::Disputed(a) => super::book_study::disputed_cmd(a),
+        BookCommand::Trim(a) => super::book_trim::run(a),
     }
 }
 
@@ -247,6 +262,7 @@ fn expand(a: ExpandArgs) -> Result<ExitCode> {
         let _inside = runtime.enter();
         a.engine.build_for_book(book.meta.size)?
     };
+    super::book_trim::check_mixing(&book, &engine.id(), a.allow_mixed, &a.file)?;
     let cancel = CancelToken::default();
     let json = a.json;
     let iterations = match (a.iterations, time_limit) {
@@ -337,12 +353,26 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
     } else {
         super::book_study::show_extras(&book, view, a.board, a.hash.is_some())?
     };
+    // A move's provenance: the engine that added it (the "other" row: the node's own values).
+    let provenance = |r: &tengen::book::MoveRow| match r.child {
+        Some(child) => book
+            .node(view.id)
+            .edges
+            .iter()
+            .position(|e| e.child == child.id)
+            .map_or_else(
+                || book.provenance(child.id),
+                |i| book.edge_provenance(view.id, i),
+            ),
+        None => book.provenance(view.id),
+    };
     if a.json {
         let moves: Vec<serde_json::Value> = table
             .rows
             .iter()
             .map(|r| {
                 serde_json::json!({
+                    "provenance": provenance(r),
                     "move": if r.is_other { "other".to_string() } else { r.moves[0].to_gtp(size) },
                     "equivalents": r.moves.iter().map(|m| m.to_gtp(size)).collect::<Vec<_>>(),
                     "black_winrate": r.black_winrate,
@@ -370,6 +400,11 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
             "depth": table.depth,
             "marks": table.marks.map(|m| m.label()),
             "games": table.games,
+            "provenance": book.provenance(view.id),
+            "engines": book.grown_by().iter().map(|&r| serde_json::json!({
+                "id": r.0,
+                "engine": book.engine(r).to_string(),
+            })).collect::<Vec<_>>(),
             "moves": moves,
         });
         return emit(&format!("{}\n", serde_json::to_string_pretty(&out)?));
@@ -394,10 +429,28 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
         table.path_cost,
         table.depth
     );
+    let own = book.provenance(view.id);
     let _ = writeln!(
         text,
-        "{:>3}  {:<14} {:>6} {:>8} {:>7} {:>7} {:>7} {:>9} {:>9} {:>8}  marks",
-        "#", "move", "BWin%", "BScore", "±Win%", "±Score", "Prior%", "Visits", "AVisits", "Cost",
+        "values by {} ({:.0} visits)   book grown by {}",
+        own.engine,
+        own.visits,
+        super::book_trim::engines_line(&book)
+    );
+    let _ = writeln!(
+        text,
+        "{:>3}  {:<14} {:>6} {:>8} {:>7} {:>7} {:>7} {:>9} {:>9} {:>8}  {:<26} marks",
+        "#",
+        "move",
+        "BWin%",
+        "BScore",
+        "±Win%",
+        "±Score",
+        "Prior%",
+        "Visits",
+        "AVisits",
+        "Cost",
+        "engine",
     );
     for (i, r) in table.rows.iter().enumerate() {
         let name = if r.is_other {
@@ -418,7 +471,7 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
         };
         let _ = writeln!(
             text,
-            "{:>3}  {:<14} {:>6.1} {:>+8.2} {:>7} {:>7} {:>7.2} {:>9.0} {:>9.0} {:>8.3}  {}",
+            "{:>3}  {:<14} {:>6.1} {:>+8.2} {:>7} {:>7} {:>7.2} {:>9.0} {:>9.0} {:>8.3}  {:<26} {}",
             i + 1,
             name,
             r.black_winrate * 100.0,
@@ -429,6 +482,7 @@ fn show(a: ShowArgs) -> Result<ExitCode> {
             r.visits,
             r.adjusted_visits,
             r.cost,
+            provenance(r).engine,
             [
                 r.marks.map(|m| m.label()),
                 super::book_study::games_label(&r.games)
@@ -567,6 +621,7 @@ fn import_sgf(a: ImportSgfArgs) -> Result<ExitCode> {
         let _inside = runtime.enter();
         a.engine.build_for_book(book.meta.size)?
     };
+    super::book_trim::check_mixing(&book, &engine.id(), a.allow_mixed, &a.file)?;
     let import = tengen::book::interop::sgf::import_lines(&mut book, &a.sgf)?;
     for cut in &import.cut {
         eprintln!(
@@ -600,7 +655,11 @@ fn import_sgf(a: ImportSgfArgs) -> Result<ExitCode> {
 }
 
 fn verify(a: VerifyArgs) -> Result<ExitCode> {
+    if a.repair {
+        return super::book_verify::repair(&a.file);
+    }
     let (book, report) = store::load(&a.file)?;
+    let torn = super::book_verify::torn_tail(&a.file, &report, a.allow_torn_tail);
     let mut bad = 0;
     for (id, node) in book.nodes() {
         if let Err(e) = book.game_at(id) {
@@ -628,14 +687,17 @@ fn verify(a: VerifyArgs) -> Result<ExitCode> {
         }
     }
     println!(
-        "{}: {} nodes, {} moves, {} log records, {} torn bytes cut, {bad} bad histories, {missing} expected nodes missing",
+        "{}: {} nodes, {} moves, {} log records, {} torn bytes, {bad} bad histories, {missing} expected nodes missing, \
+         {} nodes of unknown origin; grown by {}",
         a.file.display(),
         book.len(),
         book.edge_count(),
         report.log_records,
-        report.torn_bytes
+        report.torn_bytes,
+        book.of_unknown_origin(),
+        super::book_trim::engines_line(&book)
     );
-    Ok(if bad + missing == 0 {
+    Ok(if bad + missing == 0 && !torn {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

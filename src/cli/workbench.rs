@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use tengen::book::interop::katabook;
 use tengen::book::store::{self, BookStore};
-use tengen::engine::Engine;
 use tengen::engine::spec::{self, SpecOptions};
+use tengen::engine::{Engine, EngineKind, Network};
 use tengen::go::BoardSize;
 use tengen::jobs::runner::SharedBook;
 use tengen::jobs::view::book_view;
@@ -104,6 +104,7 @@ pub fn run(args: OpenArgs) -> Result<ExitCode> {
                 let status = EngineStatus {
                     name: chosen.engine.name(),
                     caution,
+                    mixing: book.mixing(&chosen.engine.id()),
                 };
                 (Some(Arc::from(chosen.engine)), Some(status))
             }
@@ -215,7 +216,15 @@ fn shipped_book(size: Option<&str>) -> Result<&'static ShippedBook> {
 /// run creates it from the copy built into the binary.
 fn open_shipped_book(shipped: &ShippedBook, dirs: Option<&Dirs>) -> Result<Opened> {
     let origin = format!("books/{}.katabook", shipped.name);
-    let (book, _) = katabook::import_str(shipped.katabook, &origin)?;
+    let (mut book, _) = katabook::import_str(shipped.katabook, &origin)?;
+    // KataGo grew the shipped books with the shipped network (`models/g170-b6c96.md`).
+    for engine in book
+        .engines
+        .iter_mut()
+        .filter(|e| e.kind == EngineKind::KataGo)
+    {
+        engine.network = Some(Network::shipped());
+    }
     let Some(dirs) = dirs else {
         return Ok((book, None, shipped.name.into()));
     };

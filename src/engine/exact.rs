@@ -168,6 +168,10 @@ impl Engine for ExactEngine {
         self.inner.name()
     }
 
+    fn id(&self) -> super::EngineId {
+        self.inner.id().with_exact()
+    }
+
     fn analyze(&self, query: Query) -> Analysis {
         let (analysis, tx, cancel) = Analysis::channel();
         let engine = self.clone();

@@ -593,11 +593,14 @@ pub struct GtpEngine {
     client: Arc<tokio::sync::Mutex<Option<GtpClient>>>,
     /// The running process's id (0: none), readable while a query holds the client.
     pid: Arc<std::sync::atomic::AtomicU32>,
+    id: super::EngineId,
 }
 
 impl GtpEngine {
     pub fn new(command: Vec<String>) -> GtpEngine {
+        let program = command.first().map(String::as_str).unwrap_or_default();
         GtpEngine {
+            id: super::EngineId::program(super::EngineKind::Gtp, program, None),
             command,
             client: Arc::new(tokio::sync::Mutex::new(None)),
             pid: Arc::new(std::sync::atomic::AtomicU32::new(0)),
@@ -617,6 +620,10 @@ impl Engine for GtpEngine {
             .ok()
             .and_then(|c| c.as_ref().map(|c| c.name().to_string()))
             .unwrap_or_else(|| self.command.join(" "))
+    }
+
+    fn id(&self) -> super::EngineId {
+        self.id.clone()
     }
 
     fn analyze(&self, query: Query) -> Analysis {

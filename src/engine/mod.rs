@@ -5,6 +5,7 @@
 
 pub mod exact;
 pub mod gtp;
+pub mod id;
 pub mod katago;
 pub mod line;
 pub mod mcts;
@@ -13,6 +14,7 @@ pub mod query;
 pub mod rollout;
 pub mod spec;
 
+pub use id::{EngineId, EngineKind, Network};
 pub use query::{Analysis, CancelToken, EngineError, MoveInfo, Query, Report, RootInfo};
 
 /// A search backend. `analyze` returns at once; reports arrive on the returned [`Analysis`], the last one
@@ -23,6 +25,10 @@ pub use query::{Analysis, CancelToken, EngineError, MoveInfo, Query, Report, Roo
 pub trait Engine: Send + Sync {
     /// A short name for status lines and errors, e.g. `rollout` or `katago (b6c96)`.
     fn name(&self) -> String;
+
+    /// Who the engine is, as books record it: kind, program, network (see [`EngineId`]). Cheap: engines
+    /// work it out once.
+    fn id(&self) -> EngineId;
 
     fn analyze(&self, query: Query) -> Analysis;
 }

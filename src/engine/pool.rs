@@ -16,6 +16,8 @@ pub struct EnginePool {
     slots: Arc<Vec<Slot>>,
     factory: EngineFactory,
     max_retries: usize,
+    /// The members' identity (the first member's, taken once): a pool of an engine is that engine.
+    id: super::EngineId,
 }
 
 struct Slot {
@@ -34,11 +36,13 @@ impl EnginePool {
                 in_flight: AtomicUsize::new(0),
                 replacements: AtomicUsize::new(0),
             })
-            .collect();
+            .collect::<Vec<Slot>>();
+        let id = slots[0].engine().id();
         EnginePool {
             slots: Arc::new(slots),
             factory,
             max_retries,
+            id,
         }
     }
 
@@ -78,6 +82,10 @@ impl Engine for EnginePool {
             .map(|s| s.engine().name())
             .unwrap_or_default();
         format!("pool of {} × {first}", self.slots.len())
+    }
+
+    fn id(&self) -> super::EngineId {
+        self.id.clone()
     }
 
     fn analyze(&self, query: Query) -> Analysis {

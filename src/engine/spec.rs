@@ -103,6 +103,45 @@ pub fn build(spec: &str, opts: &SpecOptions) -> Result<Box<dyn Engine>, EngineEr
     }
 }
 
+/// The identity of the engine `spec` names, without starting it (reads a network file to hash it):
+/// what [`Engine::id`] of the built engine gives, for commands that look engines up in a book.
+pub fn identify(spec: &str, opts: &SpecOptions) -> Result<super::EngineId, EngineError> {
+    use super::{EngineId, EngineKind, Network};
+    let spec = spec.trim();
+    let unknown = || EngineError::BadQuery(format!("unknown engine `{spec}`: use {KNOWN}"));
+    let (kind, rest) = match spec.split_once(':') {
+        Some((k, r)) => (k, Some(r.trim())),
+        None => (spec, None),
+    };
+    Ok(match (kind, rest) {
+        ("rollout", None) => EngineId::new(EngineKind::Rollout).with_exact(),
+        ("exact", Some(inner)) => identify(inner, opts)?.with_exact(),
+        ("onnx", None) => EngineId::onnx(Network::shipped()),
+        ("onnx", Some(model)) => EngineId::onnx(Network::of_file(std::path::Path::new(model))),
+        ("katago", None) => EngineId::program(
+            EngineKind::KataGo,
+            opts.katago_binary.as_deref().unwrap_or("katago"),
+            opts.katago_model
+                .as_deref()
+                .map(|m| Network::of_file(std::path::Path::new(m))),
+        ),
+        ("katago", Some(command)) => KataGoEngine::new(KataGoConfig::new(
+            split_command(command)?,
+            Perspective::Black,
+        ))
+        .id(),
+        ("gtp" | "gnugo", None) => EngineId::program(EngineKind::Gtp, &gnugo_command(&[])[0], None),
+        ("gtp", Some(command)) => {
+            EngineId::program(EngineKind::Gtp, &gtp_command(command)?[0], None)
+        }
+        ("pool", Some(rest)) => {
+            let (_, inner) = rest.split_once(':').ok_or_else(unknown)?;
+            identify(inner, opts)?
+        }
+        _ => return Err(unknown()),
+    })
+}
+
 /// An engine built for a command, with what the user should be told about it.
 pub struct Chosen {
     pub engine: Box<dyn Engine>,
@@ -164,6 +203,10 @@ struct Unbuildable(EngineError);
 impl Engine for Unbuildable {
     fn name(&self) -> String {
         "unbuildable engine".into()
+    }
+
+    fn id(&self) -> super::EngineId {
+        super::EngineId::unknown()
     }
 
     fn analyze(&self, _query: super::Query) -> super::Analysis {
@@ -248,6 +291,36 @@ mod tests {
             ["--mode", "gtp", "--level", "10"]
         );
         assert_eq!(gtp_command("leela --gtp").unwrap(), ["leela", "--gtp"]);
+    }
+
+    #[test]
+    fn specifications_are_identified_as_their_engines_identify_themselves() {
+        let opts = SpecOptions {
+            threads: 1,
+            ..SpecOptions::default()
+        };
+        for spec in [
+            "rollout",
+            "pool:2:rollout",
+            "gtp:gnugo --level 3",
+            "exact:gtp:gnugo",
+        ] {
+            assert_eq!(
+                identify(spec, &opts).unwrap(),
+                build(spec, &opts).unwrap().id(),
+                "{spec}"
+            );
+        }
+        let command = "katago analysis -model ../shared/no-such-model.bin.gz";
+        assert_eq!(
+            identify(&format!("katago:{command}"), &opts)
+                .unwrap()
+                .network
+                .unwrap()
+                .name,
+            "no-such-model"
+        );
+        assert!(identify("bogus", &opts).is_err());
     }
 
     #[test]

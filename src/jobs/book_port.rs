@@ -143,6 +143,10 @@ pub struct NodeView {
     pub min_depth: u32,
     /// The cost of expanding this node, when the book computes one.
     pub expansion_cost: Option<f64>,
+    /// The book's cost of reaching this node from the root (its cheapest parent edge, less its marks'
+    /// bonuses): what the rows' costs add to when the book picks what to expand next.
+    #[serde(default)]
+    pub path_cost: f64,
 }
 
 impl NodeView {
@@ -222,6 +226,7 @@ impl NodeView {
             parent_count: 0,
             min_depth: 0,
             expansion_cost: None,
+            path_cost: 0.0,
         }
     }
 }

@@ -49,6 +49,10 @@ impl Engine for Metered {
         self.inner.name()
     }
 
+    fn id(&self) -> crate::engine::EngineId {
+        self.inner.id()
+    }
+
     fn analyze(&self, mut query: Query) -> Analysis {
         query.report_every = query.report_every.or(Some(REPORT_EVERY));
         let mut inner = self.inner.analyze(query);

@@ -48,6 +48,13 @@ pub enum Request {
     },
     Cancel(JobId),
     Retry(JobId),
+    /// Write the line from the root (and with `subtree`, everything below it) as SGF, as `book export
+    /// --sgf` does; the outcome comes back as a notice.
+    Export {
+        file: std::path::PathBuf,
+        line: Vec<Move>,
+        subtree: bool,
+    },
     StopAll,
 }
 
@@ -287,6 +294,28 @@ impl Scheduler {
                     self.enqueue(kind, priority);
                 }
             }
+            Request::Export {
+                file,
+                line,
+                subtree,
+            } => {
+                let shared = Arc::clone(&self.shared);
+                let result =
+                    tokio::task::spawn_blocking(move || export(&shared, &file, &line, subtree))
+                        .await
+                        .map_err(|e| e.to_string())
+                        .and_then(|r| r);
+                self.emit(match result {
+                    Ok(text) => JobEvent::Notice {
+                        text,
+                        is_error: false,
+                    },
+                    Err(e) => JobEvent::Notice {
+                        text: format!("export: {e}"),
+                        is_error: true,
+                    },
+                });
+            }
             Request::StopAll => {}
         }
     }
@@ -450,6 +479,28 @@ fn set_marks(shared: &SharedBook, line: &[Move], marks: &[Mark]) -> Result<Vec<J
         events.push(JobEvent::NodesChanged(views));
     }
     Ok(events)
+}
+
+/// Writes the SGF of `line` (and its subtree) whole or not at all; says what it wrote.
+fn export(
+    shared: &SharedBook,
+    file: &std::path::Path,
+    line: &[Move],
+    subtree: bool,
+) -> Result<String, String> {
+    let text = {
+        let book = shared.lock();
+        let view = book.follow_line(line).map_err(|e| e.to_string())?;
+        if subtree {
+            book::interop::sgf::export(&book, view)
+        } else {
+            book::interop::sgf::export_line(&book, view)
+        }
+        .map_err(|e| e.to_string())?
+    };
+    crate::files::write_whole(file, text.as_bytes()).map_err(|e| e.to_string())?;
+    let what = if subtree { "the subtree" } else { "the line" };
+    Ok(format!("wrote {what} to {}", file.display()))
 }
 
 struct JobContext {

@@ -81,6 +81,7 @@ pub fn node_view(book: &Book, id: book::NodeId) -> NodeView {
         min_depth: table.depth,
         expansion_cost: (node.can_expand && table.expansion_cost < 1e99)
             .then_some(table.expansion_cost),
+        path_cost: table.path_cost,
     }
 }
 

@@ -10,12 +10,15 @@ use crate::book::dag::{
 };
 use crate::book::expand::add_move;
 use crate::book::{CostParams, recompute_everything};
+use crate::engine::{EngineId, EngineKind};
 use crate::go::{Game, Rules, Symmetry};
 
 #[derive(Debug, thiserror::Error)]
 pub enum RecordsBookError {
     #[error("the record tree is empty: no game was merged")]
     Empty,
+    #[error(transparent)]
+    Book(#[from] crate::book::dag::DagError),
 }
 
 /// What the conversion did.
@@ -40,6 +43,8 @@ pub fn to_book(
     }
     let meta = BookMeta::new(tree.size, rules);
     let mut book = Book::new(meta, params);
+    // Every position and move of such a book, and its values until an engine grows it, come from the games.
+    let by = book.register_engine(&EngineId::new(EngineKind::Records))?;
     let size = book.meta.size;
     let mut report = RecordsBookReport::default();
     let root_view = NodeView {
@@ -59,7 +64,7 @@ pub fn to_book(
             let node_game = transform_game(&game, to_node);
             let in_node = to_node.apply_move(size, mv);
             let added = (color == game.to_move())
-                .then(|| add_move(&mut book, view.id, &node_game, in_node, 0.0).ok())
+                .then(|| add_move(&mut book, view.id, &node_game, in_node, 0.0, by).ok())
                 .flatten();
             let Some((_, is_new)) = added else {
                 report.dropped += 1;
@@ -88,6 +93,12 @@ pub fn to_book(
         }
     }
     set_values_from_games(&mut book);
+    let ids: Vec<NodeId> = book.nodes().map(|(id, _)| id).collect();
+    for id in ids {
+        let node = book.node_mut(id);
+        node.created_by = by;
+        node.values_by = by;
+    }
     recompute_everything(&mut book);
     Ok((book, report))
 }
@@ -128,6 +139,13 @@ pub fn set_values_from_games(book: &mut Book) {
             ),
             None => (0.0, -1.0),
         };
+        // The games that left the book here; when none did, the games the values are judged from (never
+        // zero visits, which the cost model divides by).
+        let count = if left.games > 0 {
+            left.games
+        } else {
+            judged.games
+        } as f64;
         node.not_in_book = SearchValues {
             win_loss,
             score_mean: 0.0,
@@ -136,8 +154,8 @@ pub fn set_values_from_games(book: &mut Book) {
             score_error: -1.0,
             score_stdev: 0.0,
             max_policy: (left.games as f64 + 1.0) / (n + 1.0),
-            weight: left.games as f64,
-            visits: left.games as f64,
+            weight: count,
+            visits: count,
         };
     }
 }

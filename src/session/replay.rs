@@ -82,50 +82,221 @@ pub fn write_frames(
     })
 }
 
-/// Plays a recording on the terminal, `speed` times as fast as it was recorded; `q` or Ctrl-C stops.
+/// The on-screen replay's controls: paused or playing, and how fast.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Playback {
+    pub speed: f64,
+    pub paused: bool,
+    /// Records played so far, and in all.
+    pub at: usize,
+    pub total: usize,
+}
+
+/// What a key does to a replay.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Control {
+    /// Space: pause or go on.
+    TogglePause,
+    /// `.`: play the next record (pausing first).
+    Step,
+    Faster,
+    Slower,
+    Quit,
+}
+
+impl Control {
+    pub fn of_key(key: &str) -> Option<Control> {
+        match key {
+            "space" => Some(Control::TogglePause),
+            "." => Some(Control::Step),
+            "+" | "=" | ">" => Some(Control::Faster),
+            "-" | "<" => Some(Control::Slower),
+            "q" | "ctrl-c" | "esc" => Some(Control::Quit),
+            _ => None,
+        }
+    }
+}
+
+/// Speeds are doubled and halved within these bounds.
+const SPEEDS: (f64, f64) = (1.0 / 16.0, 256.0);
+
+impl Playback {
+    /// Applies a control; returns true when one record should be played now (a step).
+    pub fn apply(&mut self, control: Control) -> bool {
+        match control {
+            Control::TogglePause => self.paused = !self.paused,
+            Control::Step => {
+                self.paused = true;
+                return self.at < self.total;
+            }
+            Control::Faster => self.speed = (self.speed * 2.0).min(SPEEDS.1),
+            Control::Slower => self.speed = (self.speed / 2.0).max(SPEEDS.0),
+            Control::Quit => {}
+        }
+        false
+    }
+
+    /// The status line's replay label.
+    pub fn label(&self) -> String {
+        let state = if self.at >= self.total {
+            "end of the recording"
+        } else if self.paused {
+            "paused"
+        } else {
+            "playing"
+        };
+        format!(
+            " replaying {}/{} · {state} · {}× · Space pause · . step · + - speed · q quit ",
+            self.at,
+            self.total,
+            format_speed(self.speed)
+        )
+    }
+}
+
+fn format_speed(speed: f64) -> String {
+    if speed >= 1.0 {
+        format!("{speed}")
+    } else {
+        format!("1/{}", (1.0 / speed).round())
+    }
+}
+
+/// Draws the replay label over the right-hand end of the status line (the bottom row).
+pub fn paint_label(playback: &Playback, area: Rect, buf: &mut Buffer) {
+    if area.height == 0 {
+        return;
+    }
+    let label = playback.label();
+    let width = (label.chars().count() as u16).min(area.width);
+    let x = area.x + area.width - width;
+    let y = area.y + area.height - 1;
+    let style = ratatui::style::Style::default()
+        .add_modifier(ratatui::style::Modifier::REVERSED | ratatui::style::Modifier::BOLD);
+    buf.set_stringn(x, y, label, width as usize, style);
+}
+
+/// Plays a recording on the terminal, `speed` times as fast as it was recorded. Space pauses, `.` steps
+/// one record, `+` and `-` double and halve the speed, `q` or Ctrl-C stops.
 pub async fn on_screen(records: Vec<Record>, speed: f64) -> std::io::Result<()> {
-    use crossterm::event::{Event, EventStream, KeyCode, KeyEventKind};
+    use crossterm::event::{Event, EventStream, KeyEventKind};
     use futures::StreamExt;
     let mut terminal = ratatui::try_init()?;
     let mut app = App::new();
     let mut events = EventStream::new();
-    let mut previous = 0;
+    let mut playback = Playback {
+        speed,
+        paused: false,
+        at: 0,
+        total: records.len(),
+    };
+    let draw = |terminal: &mut ratatui::DefaultTerminal, app: &App, playback: &Playback| {
+        terminal
+            .draw(|f| {
+                render::render(app, f);
+                paint_label(playback, f.area(), f.buffer_mut());
+            })
+            .map(|_| ())
+    };
     let result: std::io::Result<()> = async {
-        for record in records {
-            let wait = record.at_ms.saturating_sub(previous) as f64 / speed.max(0.001);
-            previous = record.at_ms;
-            let sleep = tokio::time::sleep(Duration::from_millis(wait as u64));
-            tokio::pin!(sleep);
-            loop {
+        let mut previous = 0;
+        draw(&mut terminal, &app, &playback)?;
+        loop {
+            let step = 'wait: {
+                let Some(record) = records.get(playback.at) else {
+                    break 'wait false;
+                };
+                let wait = if playback.paused {
+                    Duration::from_secs(3600)
+                } else {
+                    let ms = record.at_ms.saturating_sub(previous) as f64 / playback.speed;
+                    Duration::from_millis(ms as u64)
+                };
                 tokio::select! {
-                    _ = &mut sleep => break,
-                    ev = events.next() => if let Some(Ok(Event::Key(k))) = ev
-                        && k.kind == KeyEventKind::Press
-                        && matches!(k.code, KeyCode::Char('q') | KeyCode::Char('c'))
+                    _ = tokio::time::sleep(wait) => true,
+                    ev = events.next() => {
+                        let control = match ev {
+                            Some(Ok(Event::Key(k))) if k.kind == KeyEventKind::Press => {
+                                crate::tui::runtime::key_text(&k).and_then(|key| Control::of_key(&key.0))
+                            }
+                            Some(Ok(_)) => None,
+                            Some(Err(e)) => return Err(e),
+                            None => Some(Control::Quit),
+                        };
+                        match control {
+                            Some(Control::Quit) => return Ok(()),
+                            Some(c) => playback.apply(c),
+                            None => false,
+                        }
+                    }
+                }
+            };
+            if let Some(record) = records.get(playback.at).filter(|_| step) {
+                previous = record.at_ms;
+                playback.at += 1;
+                // The replay shows the recorded keys' effects, but draws at the current terminal's size.
+                if !matches!(record.action, Action::Resize { .. }) {
+                    let _ = update(&mut app, record.action.clone());
+                }
+            } else if playback.at >= playback.total {
+                draw(&mut terminal, &app, &playback)?;
+                // The end: wait for q (the other controls do nothing more).
+                match events.next().await {
+                    Some(Ok(Event::Key(k)))
+                        if k.kind == KeyEventKind::Press
+                            && crate::tui::runtime::key_text(&k)
+                                .and_then(|key| Control::of_key(&key.0))
+                                == Some(Control::Quit) =>
                     {
                         return Ok(());
-                    },
+                    }
+                    Some(Err(e)) => return Err(e),
+                    None => return Ok(()),
+                    _ => {}
                 }
             }
-            // The replay shows the recorded keys' effects, but draws at the current terminal's size.
-            if !matches!(record.action, Action::Resize { .. }) {
-                let _ = update(&mut app, record.action);
-            }
-            terminal.draw(|f| render::render(&app, f))?;
+            draw(&mut terminal, &app, &playback)?;
         }
-        app.status.text = "end of the recording · q quits".into();
-        app.status.is_error = false;
-        terminal.draw(|f| render::render(&app, f))?;
-        while let Some(ev) = events.next().await {
-            if let Ok(Event::Key(k)) = ev
-                && k.kind == KeyEventKind::Press
-            {
-                break;
-            }
-        }
-        Ok(())
     }
     .await;
     ratatui::restore();
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn playback_pauses_steps_and_changes_speed() {
+        let mut p = Playback {
+            speed: 1.0,
+            paused: false,
+            at: 0,
+            total: 2,
+        };
+        assert!(!p.apply(Control::of_key("space").unwrap()));
+        assert!(p.paused);
+        assert!(p.label().contains("replaying 0/2 · paused · 1×"));
+        p.apply(Control::of_key("+").unwrap());
+        p.apply(Control::of_key("+").unwrap());
+        assert_eq!(p.speed, 4.0);
+        for _ in 0..10 {
+            p.apply(Control::Slower);
+        }
+        assert_eq!(p.speed, 1.0 / 16.0);
+        assert!(p.label().contains("1/16×"));
+        assert!(p.apply(Control::of_key(".").unwrap()));
+        p.at = 2;
+        assert!(!p.apply(Control::Step), "no step past the end");
+        assert!(p.label().contains("end of the recording"));
+        let area = Rect::new(0, 0, 120, 3);
+        let mut buf = Buffer::empty(area);
+        paint_label(&p, area, &mut buf);
+        let text = crate::tui::render::buffer_text(&buf);
+        assert!(
+            text.lines().nth(2).unwrap().contains("replaying 2/2"),
+            "{text}"
+        );
+    }
 }

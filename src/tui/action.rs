@@ -99,6 +99,8 @@ pub enum Command {
     CancelJob,
     RetryJob,
     TogglePv,
+    /// Show or hide the winrate and score graph along the line.
+    ToggleGraph,
     Help,
     CommandLine,
     Theme(String),
@@ -112,6 +114,11 @@ pub enum Command {
     Endgame(super::endgame::EndgameCommand),
     /// Mark the positions where the book disagrees with the one in this file; without a file, clear.
     Compare(Option<String>),
+    /// Write the current line (and with `subtree`, the book below it) to an SGF file.
+    Export {
+        file: String,
+        subtree: bool,
+    },
 }
 
 impl Command {
@@ -167,11 +174,14 @@ impl Command {
             "cancel_job" => no_args(Command::CancelJob),
             "retry_job" => no_args(Command::RetryJob),
             "toggle_pv" => no_args(Command::TogglePv),
+            "toggle_graph" | "graph" => no_args(Command::ToggleGraph),
             "help" => no_args(Command::Help),
             "command_line" => no_args(Command::CommandLine),
             "theme" => match args.as_slice() {
                 [name] => super::theme::check_name(name).map(|()| Command::Theme(name.to_string())),
-                _ => Err("usage: theme NAME (dark, light, high-contrast, colorblind)".into()),
+                _ => {
+                    Err("usage: theme NAME (dark, light, high-contrast, colorblind, ascii)".into())
+                }
             },
             "quit" | "q" => no_args(Command::Quit),
             // A path may hold spaces; the words are joined back with one.
@@ -182,6 +192,17 @@ impl Command {
             "annotate_prev" => no_args(Command::AnnotatePrev),
             "endgame" => super::endgame::EndgameCommand::parse(&args).map(Command::Endgame),
             "compare" => Ok(Command::Compare((!args.is_empty()).then(|| args.join(" ")))),
+            "export" => match args.split_last() {
+                Some((&"subtree", file)) if !file.is_empty() => Ok(Command::Export {
+                    file: file.join(" "),
+                    subtree: true,
+                }),
+                Some(_) => Ok(Command::Export {
+                    file: args.join(" "),
+                    subtree: false,
+                }),
+                None => Err("usage: export FILE.sgf [subtree]".into()),
+            },
             _ => Err(format!("unknown command `{name}` (press ? for the list)")),
         }
     }
@@ -214,6 +235,12 @@ pub enum Effect {
     Endgame(Box<crate::jobs::endgame::Request>),
     /// Read an endgame problem file.
     LoadEndgame(String),
+    /// Write the line (and its subtree) from the book to an SGF file.
+    Export {
+        file: String,
+        line: Vec<Move>,
+        subtree: bool,
+    },
 }
 
 #[cfg(test)]
@@ -254,5 +281,20 @@ mod tests {
             Ok(Command::Annotate(Some("games/my game.sgf".into())))
         );
         assert_eq!(Command::parse("annotate"), Ok(Command::Annotate(None)));
+        assert_eq!(
+            Command::parse("export my line.sgf"),
+            Ok(Command::Export {
+                file: "my line.sgf".into(),
+                subtree: false
+            })
+        );
+        assert_eq!(
+            Command::parse("export out.sgf subtree"),
+            Ok(Command::Export {
+                file: "out.sgf".into(),
+                subtree: true
+            })
+        );
+        assert!(Command::parse("export").is_err());
     }
 }

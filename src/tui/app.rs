@@ -38,6 +38,8 @@ pub struct EngineStatus {
     pub name: String,
     /// What the user must know before growing this book with it (`engine::spec::caution`).
     pub caution: Option<String>,
+    /// Why growing this book with it mixes engines, when another engine grew it (`Book::mixing`).
+    pub mixing: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,6 +78,8 @@ pub struct App {
     /// The user's orientation: maps the root's orientation onto the screen.
     pub view: Symmetry,
     pub show_pv: bool,
+    /// The winrate and score graph along the line (`w`).
+    pub show_graph: bool,
     /// Lines visited, for back/forward.
     pub history: Vec<Vec<Move>>,
     pub history_pos: usize,
@@ -102,6 +106,8 @@ pub struct App {
     pub engine: Option<EngineStatus>,
     /// The user said yes to the engine's caution this session.
     pub caution_accepted: bool,
+    /// Finished expansion steps folded out of the jobs list (the list keeps the last few).
+    pub expansions_done: u64,
 }
 
 impl Default for App {
@@ -119,6 +125,7 @@ impl App {
             cursor: 0,
             view: Symmetry::IDENTITY,
             show_pv: false,
+            show_graph: false,
             history: Vec::new(),
             history_pos: 0,
             bookmarks: Vec::new(),
@@ -142,6 +149,7 @@ impl App {
             endgame: None,
             engine: None,
             caution_accepted: false,
+            expansions_done: 0,
         }
     }
 
@@ -226,6 +234,33 @@ impl App {
             node = book.node(best.child);
         }
         line
+    }
+
+    /// The nodes the screen can show without a new input: the path, the current node's children, and with
+    /// the preview on, the highlighted move's best line. `None` when a pane may show any node (a game being annotated).
+    pub fn shown_nodes(&self) -> Option<std::collections::BTreeSet<NodeId>> {
+        if self.annotation.is_some() {
+            return None;
+        }
+        let mut ids: std::collections::BTreeSet<NodeId> =
+            self.path.iter().map(|s| s.node).collect();
+        let (Some(book), Some(current)) = (&self.book, self.current()) else {
+            return Some(ids);
+        };
+        ids.extend(current.edges.iter().map(|e| e.child));
+        if !self.show_pv {
+            return Some(ids);
+        }
+        let mut node = self.highlighted().and_then(|e| book.node(e.child));
+        // The preview follows the best moves; a cycle cannot occur, but the walk is bounded anyway.
+        for _ in 0..super::panes::board::PREVIEW_MOVES {
+            let Some(best) = node.and_then(|n| n.edges.first()) else {
+                break;
+            };
+            ids.insert(best.child);
+            node = book.node(best.child);
+        }
+        Some(ids)
     }
 
     /// The endgame pane, when it is open (its keys come first then).

@@ -8,6 +8,7 @@ pub mod app;
 pub mod config;
 pub mod confirm;
 pub mod endgame;
+pub mod feed;
 pub mod keymap;
 pub mod panes;
 pub mod render;
@@ -18,8 +19,14 @@ pub mod update;
 #[cfg(test)]
 mod annotate_tests;
 #[cfg(test)]
+mod board_tests;
+#[cfg(test)]
 mod compare_tests;
 #[cfg(test)]
 mod endgame_tests;
+#[cfg(test)]
+mod jobs_tests;
+#[cfg(test)]
+mod moves_tests;
 #[cfg(test)]
 mod tests;

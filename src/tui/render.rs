@@ -49,6 +49,11 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         LinePane { app }.render(line, buf);
         JobsPane { app }.render(jobs, buf);
     }
+    if app.show_graph {
+        let half = right.height / 2;
+        let graph = Rect::new(right.x, right.y + half, right.width, right.height - half);
+        super::panes::graph::GraphPane { app }.render(graph, buf);
+    }
     if let Some(state) = app.endgame_open() {
         super::panes::endgame::EndgamePane { app, state }.render(main, buf);
     }

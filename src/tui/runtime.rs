@@ -139,6 +139,7 @@ async fn event_loop(
     let mut terminate = unix_signal(tokio::signal::unix::SignalKind::terminate());
     let mut hangup = unix_signal(tokio::signal::unix::SignalKind::hangup());
     let mut dirty = true;
+    let mut feed = super::feed::JobFeed::new();
     while !app.quit {
         let action = tokio::select! {
             _ = frame_tick.tick() => {
@@ -151,7 +152,12 @@ async fn event_loop(
             _ = clock_tick.tick() => {
                 // The clock only matters while something runs; idle sessions record no ticks.
                 let busy = app.jobs.iter().any(|j| !j.state.is_finished());
-                if !busy { continue; }
+                if !busy && feed.is_empty() { continue; }
+                for action in feed.tick(&app) {
+                    let effects = dispatch(&mut app, action, &mut theme_name);
+                    perform(effects, runner.as_ref(), dirs.as_ref(), &mut app, &mut dispatch, &mut theme_name);
+                }
+                if !busy { dirty = true; continue; }
                 Action::Tick { now_ms: started.elapsed().as_millis() as u64 }
             }
             ev = events.next() => match ev {
@@ -165,7 +171,15 @@ async fn event_loop(
                 Some(Err(e)) => return Err(e.into()),
                 None => Action::Terminate,
             },
-            Some(event) = job_rx.recv() => Action::Job(event),
+            Some(event) = job_rx.recv() => {
+                let mut now = feed.push(event);
+                let Some(last) = now.pop() else { continue };
+                for action in now {
+                    let effects = dispatch(&mut app, action, &mut theme_name);
+                    perform(effects, runner.as_ref(), dirs.as_ref(), &mut app, &mut dispatch, &mut theme_name);
+                }
+                last
+            }
             Some(watched) = watch_rx.recv() => {
                 // Editors write in bursts; let the burst settle, then read once.
                 tokio::time::sleep(Duration::from_millis(150)).await;
@@ -188,6 +202,20 @@ async fn event_loop(
             Some(()) = recv_signal(&mut terminate) => Action::Terminate,
             Some(()) = recv_signal(&mut hangup) => Action::Terminate,
         };
+        let input = is_input(&action);
+        if input {
+            for held in feed.before_input(&app) {
+                let effects = dispatch(&mut app, held, &mut theme_name);
+                perform(
+                    effects,
+                    runner.as_ref(),
+                    dirs.as_ref(),
+                    &mut app,
+                    &mut dispatch,
+                    &mut theme_name,
+                );
+            }
+        }
         let effects = dispatch(&mut app, action, &mut theme_name);
         perform(
             effects,
@@ -197,12 +225,33 @@ async fn event_loop(
             &mut dispatch,
             &mut theme_name,
         );
+        if input {
+            for held in feed.after_input(&app) {
+                let effects = dispatch(&mut app, held, &mut theme_name);
+                perform(
+                    effects,
+                    runner.as_ref(),
+                    dirs.as_ref(),
+                    &mut app,
+                    &mut dispatch,
+                    &mut theme_name,
+                );
+            }
+        }
         dirty = true;
     }
     if let Some(r) = &runner {
         r.send(Request::StopAll);
     }
     Ok(())
+}
+
+/// Inputs that may change what the screen shows (the job feed hands over held nodes around them).
+fn is_input(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::Key(_) | Action::Resize { .. } | Action::GameFile { .. }
+    )
 }
 
 fn unix_signal(kind: tokio::signal::unix::SignalKind) -> Option<tokio::signal::unix::Signal> {
@@ -232,6 +281,15 @@ fn perform(
             Effect::AnalyzeLine { line, priority } => Request::AnalyzeLine { line, priority },
             Effect::SetMarks { line, marks } => Request::SetMarks { line, marks },
             Effect::CancelJob(id) => Request::Cancel(id),
+            Effect::Export {
+                file,
+                line,
+                subtree,
+            } => Request::Export {
+                file: PathBuf::from(file),
+                line,
+                subtree,
+            },
             Effect::RetryJob(id) => Request::Retry(id),
             Effect::LoadTheme(name) => {
                 let action = theme_action(dirs, &name);
@@ -356,7 +414,7 @@ fn theme_action(dirs: Option<&Dirs>, name: &str) -> Action {
         },
         None => Action::Notice {
             text: format!(
-                "no theme named `{name}` (built in: dark, light, high-contrast, colorblind)"
+                "no theme named `{name}` (built in: dark, light, high-contrast, colorblind, ascii)"
             ),
             is_error: true,
         },

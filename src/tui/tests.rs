@@ -214,6 +214,7 @@ fn an_engine_with_a_caution_is_named_on_the_status_line_and_space_asks_first() {
     let engine = EngineStatus {
         name: "rollout (1 threads)".into(),
         caution: crate::engine::spec::caution("rollout", crate::go::BoardSize::square(7).unwrap()),
+        mixing: None,
     };
     update(&mut app, Action::Engine(engine));
     let text = screen(&app);
@@ -239,11 +240,32 @@ fn an_engine_with_a_caution_is_named_on_the_status_line_and_space_asks_first() {
     assert_eq!(keys(&mut app, &["space"]), vec![Effect::StartExpansion]);
 }
 
+#[test]
+fn an_engine_that_did_not_grow_the_book_asks_before_mixing() {
+    let (mut app, book) = app(100, 30);
+    let rollout = crate::engine::EngineId::new(crate::engine::EngineKind::Rollout);
+    let engine = EngineStatus {
+        name: "rollout (1 threads)".into(),
+        caution: None,
+        mixing: book.mixing(&rollout),
+    };
+    assert!(engine.mixing.is_some(), "KataGo grew the shipped book");
+    update(&mut app, Action::Engine(engine));
+    assert!(screen(&app).contains("mixes values"), "{}", screen(&app));
+    assert_eq!(keys(&mut app, &["space"]), vec![]);
+    assert!(screen(&app).contains("mix in rollout (1 threads)'s values? y / n"));
+    assert_eq!(keys(&mut app, &["n"]), vec![]);
+    assert!(screen(&app).contains("trim it"), "{}", screen(&app));
+    keys(&mut app, &["space"]);
+    assert_eq!(keys(&mut app, &["y"]), vec![Effect::StartExpansion]);
+}
+
 fn app_with_engine(name: &str) -> (App, Book) {
     let (mut app, book) = app(100, 30);
     let engine = EngineStatus {
         name: name.into(),
         caution: None,
+        mixing: None,
     };
     update(&mut app, Action::Engine(engine));
     (app, book)

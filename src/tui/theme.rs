@@ -1,4 +1,4 @@
-//! Colours from TOML: built-in themes (dark, light, high-contrast, colorblind) embedded from `themes/`,
+//! Colours from TOML: built-in themes (dark, light, high-contrast, colorblind, ascii) embedded from `themes/`,
 //! and user themes in the config directory that override any subset of keys of the dark theme.
 
 use ratatui::style::Color;
@@ -12,7 +12,37 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../themes/high-contrast.toml"),
     ),
     ("colorblind", include_str!("../../themes/colorblind.toml")),
+    ("ascii", include_str!("../../themes/ascii.toml")),
 ];
+
+/// The characters the board is drawn with. Black and White differ in shape, not only in colour, so that
+/// a text capture or a terminal without colours still tells them apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Glyphs {
+    /// `●` Black, `○` White, box-drawing grid.
+    Round,
+    /// `X` Black, `O` White, `+` and `-` grid.
+    Ascii,
+}
+
+impl Glyphs {
+    pub fn stone(self, black: bool) -> &'static str {
+        match (self, black) {
+            (Glyphs::Round, true) => "●",
+            (Glyphs::Round, false) => "○",
+            (Glyphs::Ascii, true) => "X",
+            (Glyphs::Ascii, false) => "O",
+        }
+    }
+
+    /// The horizontal grid line between two points.
+    pub fn connector(self) -> &'static str {
+        match self {
+            Glyphs::Round => "─",
+            Glyphs::Ascii => "-",
+        }
+    }
+}
 
 macro_rules! theme_struct {
     ($($field:ident),* $(,)?) => {
@@ -20,6 +50,8 @@ macro_rules! theme_struct {
         #[derive(Debug, Clone, PartialEq)]
         pub struct Theme {
             pub name: String,
+            /// How stones and the grid are drawn (`glyphs = "round"` or `"ascii"`).
+            pub glyphs: Glyphs,
             $(pub $field: Color,)*
         }
 
@@ -75,6 +107,7 @@ impl Theme {
     fn blank(name: &str) -> Theme {
         let mut theme = Theme {
             name: name.to_string(),
+            glyphs: Glyphs::Round,
             text: Color::Reset,
             dim: Color::Reset,
             border: Color::Reset,
@@ -115,6 +148,18 @@ impl Theme {
         let table: toml::Table =
             toml::from_str(text).map_err(|e| format!("{origin}: {}", e.message()))?;
         for (key, value) in table {
+            if key == "glyphs" {
+                self.glyphs = match value.as_str() {
+                    Some("round") => Glyphs::Round,
+                    Some("ascii") => Glyphs::Ascii,
+                    _ => {
+                        return Err(format!(
+                            "{origin}: `glyphs` must be \"round\" or \"ascii\" (got {value})"
+                        ));
+                    }
+                };
+                continue;
+            }
             let Some(s) = value.as_str() else {
                 return Err(format!(
                     "{origin}: `{key}` must be a colour string such as \"cyan\" or \"#00afaf\""
@@ -181,6 +226,14 @@ mod tests {
         assert!(
             err.contains("mine.toml") && err.contains("rank_best"),
             "{err}"
+        );
+        let err = Theme::parse("mine", "glyphs = \"square\"", "mine.toml").unwrap_err();
+        assert!(err.contains("`glyphs` must be"), "{err}");
+        assert_eq!(
+            Theme::parse("mine", "glyphs = \"ascii\"", "mine.toml")
+                .unwrap()
+                .glyphs,
+            Glyphs::Ascii
         );
         let err = Theme::parse("mine", "stone = \"red\"", "mine.toml").unwrap_err();
         assert!(err.contains("unknown key `stone`"), "{err}");

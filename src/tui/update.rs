@@ -8,10 +8,12 @@ use super::keymap::Keymap;
 use super::theme::Theme;
 use crate::go::{Move, Symmetry};
 use crate::jobs::book_port::{Mark, NodeId, NodeView};
-use crate::jobs::{JobEvent, JobState};
+use crate::jobs::{JobEvent, JobKind, JobState};
 
 /// Finished jobs beyond this many are dropped from the list, oldest first.
 const KEPT_FINISHED_JOBS: usize = 100;
+/// Finished expansion steps the jobs list keeps before folding them into a count.
+const KEPT_EXPANSIONS: usize = 5;
 
 pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
     match action {
@@ -381,6 +383,14 @@ pub fn run(app: &mut App, command: Command) -> Vec<Effect> {
             None => info(app, "no job selected".into()),
         },
         Command::TogglePv => app.show_pv = !app.show_pv,
+        Command::ToggleGraph => app.show_graph = !app.show_graph,
+        Command::Export { file, subtree } => {
+            return vec![Effect::Export {
+                file,
+                line: app.line(),
+                subtree,
+            }];
+        }
         Command::Help => app.mode = Mode::Help(0),
         Command::CommandLine => app.mode = Mode::Command(String::new()),
         Command::Theme(name) => return vec![Effect::LoadTheme(name)],
@@ -643,6 +653,19 @@ fn set_mark(app: &mut App, mark: Option<Mark>) -> Vec<Effect> {
 }
 
 fn on_job(app: &mut App, event: JobEvent) {
+    // The highlight follows its job when jobs change places (a cancelled job moves to the finished ones),
+    // so that Ctrl-R then retries the job just cancelled.
+    let selected = app.selected_job().map(|j| j.id);
+    job_event(app, event);
+    if let Some(id) = selected
+        && let Some(row) = app.job_order().iter().position(|&i| app.jobs[i].id == id)
+    {
+        app.job_cursor = row;
+    }
+    app.job_cursor = app.job_cursor.min(app.jobs.len().saturating_sub(1));
+}
+
+fn job_event(app: &mut App, event: JobEvent) {
     super::endgame::on_job(app, &event);
     match event {
         JobEvent::Queued {
@@ -671,7 +694,10 @@ fn on_job(app: &mut App, event: JobEvent) {
             }
         }
         JobEvent::Progress { id, visits } => {
-            if let Some(j) = job_mut(app, id) {
+            // A cancelled search still reports while it winds down; its bar stays where it stopped.
+            if let Some(j) = job_mut(app, id)
+                && !j.state.is_finished()
+            {
                 j.visits = visits;
             }
         }
@@ -682,6 +708,7 @@ fn on_job(app: &mut App, event: JobEvent) {
                 j.visits = j.target_visits.max(j.visits);
                 j.note = summary;
             }
+            fold_expansions(app);
         }
         JobEvent::Failed {
             id,
@@ -723,6 +750,27 @@ fn on_job(app: &mut App, event: JobEvent) {
 
 fn job_mut(app: &mut App, id: crate::jobs::JobId) -> Option<&mut JobView> {
     app.jobs.iter_mut().find(|j| j.id == id)
+}
+
+/// Finished expansion steps beyond the last few fold into [`App::expansions_done`]: background expansion
+/// finishes several a second, and a list of thousands hides the jobs that matter.
+fn fold_expansions(app: &mut App) {
+    let done = |j: &JobView| j.state == JobState::Done && matches!(j.kind, JobKind::Expand { .. });
+    let count = app.jobs.iter().filter(|j| done(j)).count();
+    let mut excess = count.saturating_sub(KEPT_EXPANSIONS);
+    if excess == 0 {
+        return;
+    }
+    app.expansions_done += excess as u64;
+    // `jobs` is in the order they were queued, so the oldest go first.
+    app.jobs.retain(|j| {
+        if excess > 0 && done(j) {
+            excess -= 1;
+            false
+        } else {
+            true
+        }
+    });
 }
 
 fn prune_jobs(app: &mut App) {

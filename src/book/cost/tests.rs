@@ -3,6 +3,7 @@ use super::*;
 use crate::book::dag::{BookMeta, SearchValues};
 use crate::book::expand::add_move;
 use crate::book::expand::{ExpandSettings, grow};
+use crate::book::provenance::EngineRef;
 use crate::book::recompute_everything;
 use crate::engine::{Analysis, CancelToken, Engine, MoveInfo, Query, Report, RootInfo};
 use crate::go::{BoardSize, Komi, Point, Rules};
@@ -36,8 +37,24 @@ fn costs_and_selection_match_the_formulas_by_hand() {
     );
     let root = book.root();
     let game = book.meta.initial_game();
-    let (a, _) = add_move(&mut book, root, &game, Move::Play(Point::new(3, 3)), 0.6).unwrap();
-    let (b, _) = add_move(&mut book, root, &game, Move::Play(Point::new(2, 4)), 0.3).unwrap();
+    let (a, _) = add_move(
+        &mut book,
+        root,
+        &game,
+        Move::Play(Point::new(3, 3)),
+        0.6,
+        EngineRef::UNKNOWN,
+    )
+    .unwrap();
+    let (b, _) = add_move(
+        &mut book,
+        root,
+        &game,
+        Move::Play(Point::new(2, 4)),
+        0.3,
+        EngineRef::UNKNOWN,
+    )
+    .unwrap();
     book.node_mut(root).not_in_book = values(0.2, 1.0, 0.1, 100.0);
     book.node_mut(a).not_in_book = values(-0.1, -0.5, 0.5, 200.0);
     book.node_mut(b).not_in_book = values(0.3, 2.0, 0.4, 100.0);
@@ -137,7 +154,15 @@ fn marks_move_costs_as_katago_does() {
     );
     let root = book.root();
     let game = book.meta.initial_game();
-    let (a, _) = add_move(&mut book, root, &game, Move::Play(Point::new(3, 3)), 0.6).unwrap();
+    let (a, _) = add_move(
+        &mut book,
+        root,
+        &game,
+        Move::Play(Point::new(3, 3)),
+        0.6,
+        EngineRef::UNKNOWN,
+    )
+    .unwrap();
     book.node_mut(root).not_in_book = values(0.2, 1.0, 0.1, 100.0);
     book.node_mut(a).not_in_book = values(-0.1, -0.5, 0.5, 200.0);
     recompute_everything(&mut book);
@@ -224,6 +249,10 @@ const C: Point = Point::new(0, 0);
 impl Engine for Scripted {
     fn name(&self) -> String {
         format!("scripted (policy: {})", self.with_policy)
+    }
+
+    fn id(&self) -> crate::engine::EngineId {
+        crate::engine::EngineId::program(crate::engine::EngineKind::Gtp, "scripted", None)
     }
 
     fn analyze(&self, query: Query) -> Analysis {

@@ -215,7 +215,7 @@ fn add_line(book: &mut Book, line: &str) -> NodeView {
     for mv in moves {
         let in_node = view.to_view.inverse().apply_move(book.meta.size, mv);
         let game = book.game_at(view.id).unwrap();
-        add_move(book, view.id, &game, in_node, 0.1).unwrap();
+        add_move(book, view.id, &game, in_node, 0.1, EngineRef::UNKNOWN).unwrap();
         view = book.follow(view, mv).unwrap();
     }
     view

@@ -259,6 +259,7 @@ pub fn import_str(text: &str, file: &str) -> Result<(Book, ImportReport), Katabo
                 to_child,
                 child: NodeId(child as u32),
                 prior: prior as f32,
+                added_by: crate::book::EngineRef::UNKNOWN,
                 cost_from_root: 0.0,
                 biggest_wl_cost: 0.0,
                 is_wl_pv: false,
@@ -276,6 +277,13 @@ pub fn import_str(text: &str, file: &str) -> Result<(Book, ImportReport), Katabo
         book.push_node(node);
     }
     report.katago_hashes = hashes;
+    // KataGo grew the book; which network it used, a `.katabook` does not say.
+    let katago =
+        crate::engine::EngineId::program(crate::engine::EngineKind::KataGo, "katago", None);
+    let by = book
+        .register_engine(&katago)
+        .map_err(|e| bad(1, e.to_string()))?;
+    book.attribute_all(by);
     crate::book::recompute_everything(&mut book);
     Ok((book, report))
 }

@@ -38,6 +38,15 @@ fn sgf_move(mv: Move) -> String {
 /// every other book move as a variation, Black's values in the comments. Each node is unfolded once; a
 /// transposition back into a written node is noted in the comment.
 pub fn export(book: &Book, view: NodeView) -> Result<String, DagError> {
+    export_scoped(book, view, true)
+}
+
+/// The line from the root to `view` alone, with Black's values in the comment of every position on it.
+pub fn export_line(book: &Book, view: NodeView) -> Result<String, DagError> {
+    export_scoped(book, view, false)
+}
+
+fn export_scoped(book: &Book, view: NodeView, whole_subtree: bool) -> Result<String, DagError> {
     let size = book.meta.size;
     let rules = book.meta.rules;
     let mut out = format!(
@@ -74,7 +83,15 @@ pub fn export(book: &Book, view: NodeView) -> Result<String, DagError> {
         }
         v.to_view.inverse().then(view.to_view)
     };
+    let mut at = NodeView {
+        id: book.root(),
+        to_view: crate::go::Symmetry::IDENTITY,
+    };
     for &mv in &line {
+        if !whole_subtree {
+            let _ = write!(out, "C[{}]", comment(book, at));
+        }
+        at = book.follow(at, mv)?;
         let shown = to_view.apply_move(size, mv);
         let _ = write!(
             out,
@@ -84,9 +101,13 @@ pub fn export(book: &Book, view: NodeView) -> Result<String, DagError> {
         );
         let _ = game.play_tolerant(game.to_move(), mv);
     }
-    let mut written = HashSet::new();
-    let mut count = 0;
-    subtree(book, view, &mut out, &mut written, &mut count);
+    if whole_subtree {
+        let mut written = HashSet::new();
+        let mut count = 0;
+        subtree(book, view, &mut out, &mut written, &mut count);
+    } else {
+        let _ = write!(out, "C[{}]", comment(book, view));
+    }
     out.push_str(")\n");
     Ok(out)
 }
@@ -244,7 +265,12 @@ fn step(
     }
     let in_node = view.to_view.inverse().apply_move(size, mv);
     let node_game = book.game_at(view.id)?;
-    let (child, is_new) = crate::book::expand::add_move(book, view.id, &node_game, in_node, 0.0)?;
+    // The move comes from a game record, not from a search; the engine that evaluates the new
+    // positions is recorded for their values (`expand::evaluate`).
+    let records = crate::engine::EngineId::new(crate::engine::EngineKind::Records);
+    let by = book.register_engine(&records)?;
+    let (child, is_new) =
+        crate::book::expand::add_move(book, view.id, &node_game, in_node, 0.0, by)?;
     if is_new {
         out.new_nodes.push(child);
     }

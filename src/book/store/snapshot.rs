@@ -1,5 +1,7 @@
-//! Snapshot format 2: the book as fixed-width little-endian columns (nodes, moves, parents, cached values,
-//! cached move costs, marks), each a section with its own CRC-32, after the common 24-byte header.
+//! Snapshot formats 2 and 3: the book as fixed-width little-endian columns (nodes, moves, parents, cached
+//! values, cached move costs, marks; format 3 adds provenance: node and move engines and superseded
+//! values), each a section with its own CRC-32, after the common header (24 bytes in format 2, 32 with its
+//! checksum in format 3).
 //!
 //! Why columns and not MessagePack records: a 1,000,000-node book must load in well under a second.
 //! Decoding MessagePack went through serde per field and allocated a vector per node for its moves,
@@ -14,6 +16,7 @@ use super::super::dag::{
     Book, BookMeta, Edge, GameCounts, Node, NodeId, ParentLink, SearchValues, SymmetrySet,
 };
 use super::super::marks::Marks;
+use super::super::provenance::{EngineRef, Superseded};
 use super::super::values::RecursiveValues;
 use super::{DERIVED_VERSION, HEADER_LEN, KIND_SNAPSHOT, StoreError, header, move_code};
 use crate::go::{BookHash, Color, Move, Point, Symmetry};
@@ -33,6 +36,12 @@ const VALUES_WIDTH: usize = 121;
 const EDGE_COST_WIDTH: usize = 17;
 /// node (4) | bonus, expand, visits (24) | branch (4)
 const MARK_WIDTH: usize = 32;
+/// engine that added the node (2) | engine that set its values (2)
+const NODE_PROV_WIDTH: usize = 4;
+/// engine that added the move (2)
+const EDGE_PROV_WIDTH: usize = 2;
+/// node (4) | engine (2) | its values, 9 × f64 (72)
+const SUPERSEDED_WIDTH: usize = 78;
 /// games, scored, Black's wins in half points (4 each)
 const GAMES_WIDTH: usize = 12;
 
@@ -44,6 +53,9 @@ const PARENTS: ([u8; 4], Option<usize>) = (*b"PRNT", Some(PARENT_WIDTH));
 const VALUES: ([u8; 4], Option<usize>) = (*b"VALS", Some(VALUES_WIDTH));
 const EDGE_COSTS: ([u8; 4], Option<usize>) = (*b"ECST", Some(EDGE_COST_WIDTH));
 const MARKS: ([u8; 4], Option<usize>) = (*b"MARK", Some(MARK_WIDTH));
+const NODE_PROV: ([u8; 4], Option<usize>) = (*b"NPRV", Some(NODE_PROV_WIDTH));
+const EDGE_PROV: ([u8; 4], Option<usize>) = (*b"EPRV", Some(EDGE_PROV_WIDTH));
+const SUPERSEDED: ([u8; 4], Option<usize>) = (*b"SUPR", Some(SUPERSEDED_WIDTH));
 /// Optional, last: the record games on every move, in edge order. Written only for books that carry
 /// games, so other books keep their layout (and older readers still read them).
 const GAMES: ([u8; 4], Option<usize>) = (*b"GAME", Some(GAMES_WIDTH));
@@ -55,6 +67,9 @@ struct SnapshotMeta {
     params: CostParams,
     /// The [`DERIVED_VERSION`] the cached values were computed with.
     derived_version: u32,
+    /// The engines provenance refers to (format 3; entry 0 is the unknown engine).
+    #[serde(default)]
+    engines: Vec<crate::engine::EngineId>,
 }
 
 fn put_f64(out: &mut Vec<u8>, v: f64) {
@@ -86,13 +101,23 @@ pub(super) fn encode(book: &Book, generation: u64) -> Result<Vec<u8>, StoreError
         meta: book.meta.clone(),
         params: book.params.clone(),
         derived_version: DERIVED_VERSION,
+        engines: book.engines.clone(),
     })
     .map_err(|e| StoreError::Encode(e.to_string()))?;
     let n = book.len();
     let edges = book.edge_count();
     let parents: usize = book.nodes.iter().map(|n| n.parents.len()).sum();
+    let mut superseded: Vec<(NodeId, Superseded)> = book
+        .superseded
+        .iter()
+        .flat_map(|(id, kept)| kept.iter().map(|s| (*id, *s)))
+        .collect();
+    superseded.sort_by_key(|(id, s)| (*id, s.by));
     let total = HEADER_LEN
-        + 7 * SECTION_HEADER
+        + 10 * SECTION_HEADER
+        + n * NODE_PROV_WIDTH
+        + edges * EDGE_PROV_WIDTH
+        + superseded.len() * SUPERSEDED_WIDTH
         + meta.len()
         + n * (NODE_WIDTH + VALUES_WIDTH)
         + edges * (EDGE_WIDTH + EDGE_COST_WIDTH)
@@ -111,20 +136,7 @@ pub(super) fn encode(book: &Book, generation: u64) -> Result<Vec<u8>, StoreError
             out.push(u8::from(node.can_expand));
             put_u32(out, node.edges.len() as u32);
             put_u32(out, node.parents.len() as u32);
-            let v = &node.not_in_book;
-            for x in [
-                v.win_loss,
-                v.score_mean,
-                v.sharp_score,
-                v.win_loss_error,
-                v.score_error,
-                v.score_stdev,
-                v.max_policy,
-                v.weight,
-                v.visits,
-            ] {
-                put_f64(out, x);
-            }
+            put_values(out, &node.not_in_book);
         }
     });
     section(&mut out, EDGES.0, edges, |out| {
@@ -191,6 +203,7 @@ pub(super) fn encode(book: &Book, generation: u64) -> Result<Vec<u8>, StoreError
             put_u32(out, m.branch);
         }
     });
+    encode_provenance(&mut out, book, &superseded);
     if book.has_games() {
         section(&mut out, GAMES.0, edges, |out| {
             for e in book.nodes.iter().flat_map(|n| n.edges.iter()) {
@@ -201,6 +214,111 @@ pub(super) fn encode(book: &Book, generation: u64) -> Result<Vec<u8>, StoreError
         });
     }
     Ok(out)
+}
+
+fn put_values(out: &mut Vec<u8>, v: &SearchValues) {
+    for x in [
+        v.win_loss,
+        v.score_mean,
+        v.sharp_score,
+        v.win_loss_error,
+        v.score_error,
+        v.score_stdev,
+        v.max_policy,
+        v.weight,
+        v.visits,
+    ] {
+        put_f64(out, x);
+    }
+}
+
+fn values_at(rec: &[u8], at: usize) -> SearchValues {
+    let f = |k: usize| f64_at(rec, at + 8 * k);
+    SearchValues {
+        win_loss: f(0),
+        score_mean: f(1),
+        sharp_score: f(2),
+        win_loss_error: f(3),
+        score_error: f(4),
+        score_stdev: f(5),
+        max_policy: f(6),
+        weight: f(7),
+        visits: f(8),
+    }
+}
+
+/// The format-3 sections: per node and per move the engine (`Book::engines`), then superseded values.
+fn encode_provenance(out: &mut Vec<u8>, book: &Book, superseded: &[(NodeId, Superseded)]) {
+    section(out, NODE_PROV.0, book.len(), |out| {
+        for node in &book.nodes {
+            out.extend_from_slice(&node.created_by.0.to_le_bytes());
+            out.extend_from_slice(&node.values_by.0.to_le_bytes());
+        }
+    });
+    section(out, EDGE_PROV.0, book.edge_count(), |out| {
+        for e in book.nodes.iter().flat_map(|n| n.edges.iter()) {
+            out.extend_from_slice(&e.added_by.0.to_le_bytes());
+        }
+    });
+    section(out, SUPERSEDED.0, superseded.len(), |out| {
+        for (id, s) in superseded {
+            put_u32(out, id.0);
+            out.extend_from_slice(&s.by.0.to_le_bytes());
+            put_values(out, &s.values);
+        }
+    });
+}
+
+/// Reads the format-3 provenance sections into `book` (engine references are checked by the caller).
+fn read_provenance(r: &mut Reader<'_, impl Read>, book: &mut Book) -> Result<(), StoreError> {
+    let head = r.head(NODE_PROV)?;
+    let edge_count = book.edge_count();
+    if head.count != book.len() {
+        return Err(r.corrupt(
+            head.at,
+            format!(
+                "provenance for {} nodes in a book of {}",
+                head.count,
+                book.len()
+            ),
+        ));
+    }
+    let nodes = &mut book.nodes;
+    r.records(&head, NODE_PROV_WIDTH, |i, p, _| {
+        nodes[i].created_by = EngineRef(u16::from_le_bytes(le(p, 0)));
+        nodes[i].values_by = EngineRef(u16::from_le_bytes(le(p, 2)));
+        Ok(())
+    })?;
+    let head = r.head(EDGE_PROV)?;
+    if head.count != edge_count {
+        return Err(r.corrupt(
+            head.at,
+            format!(
+                "provenance for {} moves in a book of {edge_count}",
+                head.count
+            ),
+        ));
+    }
+    let (mut i, mut j) = (0usize, 0usize);
+    r.records(&head, EDGE_PROV_WIDTH, |_, p, _| {
+        while j == nodes[i].edges.len() {
+            (i, j) = (i + 1, 0);
+        }
+        nodes[i].edges[j].added_by = EngineRef(u16::from_le_bytes(le(p, 0)));
+        j += 1;
+        Ok(())
+    })?;
+    let head = r.head(SUPERSEDED)?;
+    let (file, n) = (r.file, book.len());
+    let kept = &mut book.superseded;
+    r.records(&head, SUPERSEDED_WIDTH, |k, s, at| {
+        let id = link(file, n, u32_at(s, 0), at, "superseded values record", k)?;
+        kept.entry(id).or_default().push(Superseded {
+            by: EngineRef(u16::from_le_bytes(le(s, 4))),
+            values: values_at(s, 6),
+        });
+        Ok(())
+    })
 }
 
 /// How much of a section is read at a time: big enough that reading is mostly copying, small enough to
@@ -493,18 +611,7 @@ fn node_from(file: &str, i: usize, rec: &[u8], at: usize) -> Result<Node, StoreE
         symmetry(file, rec[34], at + 34)?,
     );
     node.can_expand = rec[35] & 1 != 0;
-    let f = |k: usize| f64_at(rec, 44 + 8 * k);
-    node.not_in_book = SearchValues {
-        win_loss: f(0),
-        score_mean: f(1),
-        sharp_score: f(2),
-        win_loss_error: f(3),
-        score_error: f(4),
-        score_stdev: f(5),
-        max_policy: f(6),
-        weight: f(7),
-        visits: f(8),
-    };
+    node.not_in_book = values_at(rec, 44);
     Ok(node)
 }
 
@@ -602,6 +709,7 @@ fn read_edges(r: &mut Reader<'_, impl Read>, nodes: &mut NodeColumns) -> Result<
             to_child: symmetry(file, e[2], at + 2)?,
             child: link(file, n, u32_at(e, 4), at + 4, "a move of node", owner)?,
             prior: f32::from_le_bytes(le(e, 8)),
+            added_by: EngineRef::UNKNOWN,
             cost_from_root: 0.0,
             biggest_wl_cost: 0.0,
             is_wl_pv: false,
@@ -737,8 +845,8 @@ fn read_games(
     })
 }
 
-/// Decodes a format-2 snapshot from `input`, which is positioned just after the file header; `len` is
-/// the file's length. Returns the book and whether its cached values and costs were installed
+/// Decodes a format-2 or 3 snapshot from `input`, which is positioned just after the file header (at
+/// byte `start`); `len` is the file's length. Returns the book and whether its cached values and costs were installed
 /// (`use_cache` and a cache of the current [`DERIVED_VERSION`]).
 ///
 /// The file is read once, front to back, `chunk` bytes at a time. Each section is checksummed as it
@@ -747,14 +855,16 @@ fn read_games(
 /// is allocated for it.
 pub(super) fn decode(
     input: impl Read,
+    start: usize,
     len: usize,
     file: &str,
     use_cache: bool,
     chunk: usize,
+    version: u32,
 ) -> Result<(Book, bool), StoreError> {
     let mut r = Reader {
         input,
-        at: HEADER_LEN,
+        at: start,
         len,
         file,
         buf: Vec::with_capacity(chunk.min(len)),
@@ -765,6 +875,7 @@ pub(super) fn decode(
         meta: book_meta,
         params,
         derived_version,
+        engines,
     } = rmp_serde::from_slice(&r.payload(&meta)?)
         .map_err(|e| r.corrupt(meta.body, format!("the META section does not decode: {e}")))?;
     let mut nodes = read_nodes(&mut r)?;
@@ -774,6 +885,13 @@ pub(super) fn decode(
     let cached = read_cache(&mut r, &mut nodes.arena, &edges, usable)?;
     let mut book = Book::from_nodes(book_meta, params, nodes.arena);
     read_marks(&mut r, &mut book)?;
+    if version >= 3 {
+        if engines.is_empty() {
+            return Err(r.corrupt(meta.body, "the META section lists no engines".into()));
+        }
+        book.engines = engines;
+        read_provenance(&mut r, &mut book)?;
+    }
     if r.at != r.len {
         read_games(&mut r, &mut book, &edges)?;
     }

@@ -3,7 +3,10 @@
 //! as format 2.
 
 use super::super::dag::Book;
-use super::{DERIVED_VERSION, DerivedNode, NodeId, Record, StoreError, apply, read_records};
+use super::header::HEADER_LEN_V2;
+use super::{
+    DERIVED_VERSION, DerivedNode, Ending, NodeId, Record, StoreError, apply, read_records,
+};
 
 /// Installs cached values; returns how many nodes took them.
 fn apply_derived(book: &mut Book, nodes: Vec<(u32, DerivedNode)>) -> Result<usize, String> {
@@ -43,7 +46,7 @@ pub(super) fn decode(
     let mut book: Option<Book> = None;
     let mut ended = false;
     let mut cached = 0;
-    let (_, end, problem) = read_records(bytes, |r| match (r, book.as_mut()) {
+    let read = read_records(bytes, HEADER_LEN_V2, |_, r| match (r, book.as_mut()) {
         (
             Record::Meta {
                 meta,
@@ -77,11 +80,13 @@ pub(super) fn decode(
             Ok(())
         }
         (r, Some(b)) => apply(b, r),
-    })
-    .map_err(|detail| corrupt(0, detail))?;
-    if let Some(detail) = problem {
-        return Err(corrupt(end as u64, detail));
-    }
+    });
+    // A snapshot is written whole before it is renamed into place: a torn one is damage too.
+    let end = match read {
+        Ok((_, Ending::Clean)) => bytes.len(),
+        Ok((_, Ending::Torn { at, reason })) => return Err(corrupt(at as u64, reason)),
+        Err(d) => return Err(corrupt(d.at as u64, d.detail)),
+    };
     let book = book.ok_or_else(|| corrupt(0, "the snapshot has no metadata".into()))?;
     if !ended {
         return Err(corrupt(end as u64, "the snapshot has no end record".into()));

@@ -79,6 +79,8 @@ pub struct KataGoOptions {
 pub struct KataGoEngine {
     config: KataGoConfig,
     shared: Arc<Shared>,
+    /// Worked out on first use: it hashes the network file, which may be large.
+    id: Arc<std::sync::OnceLock<super::EngineId>>,
 }
 
 struct Shared {
@@ -124,6 +126,7 @@ impl KataGoEngine {
                 next_id: AtomicU64::new(1),
                 starts: AtomicU64::new(0),
             }),
+            id: Arc::default(),
         }
     }
 
@@ -312,6 +315,27 @@ impl Engine for KataGoEngine {
             Some(v) if !v.is_empty() => format!("katago {v}"),
             _ => "katago".to_string(),
         }
+    }
+
+    fn id(&self) -> super::EngineId {
+        self.id
+            .get_or_init(|| {
+                let command = &self.config.command;
+                // `ssh host katago …` runs KataGo elsewhere: the program is the one after the host.
+                let program = command
+                    .iter()
+                    .find(|a| a.contains("katago"))
+                    .or(command.first())
+                    .map(String::as_str)
+                    .unwrap_or("katago");
+                let network = command
+                    .iter()
+                    .position(|a| a == "-model")
+                    .and_then(|i| command.get(i + 1))
+                    .map(|m| super::Network::of_file(std::path::Path::new(m)));
+                super::EngineId::program(super::EngineKind::KataGo, program, network)
+            })
+            .clone()
     }
 
     fn analyze(&self, query: Query) -> Analysis {

@@ -80,6 +80,8 @@ pub struct MctsEngine {
     stats: Arc<SearchStats>,
     /// The network's name as status lines show it (the model file's stem).
     network: String,
+    /// The network as books record it: set by `open` from the file the user named.
+    network_id: super::Network,
 }
 
 impl MctsEngine {
@@ -96,6 +98,10 @@ impl MctsEngine {
             root_cache: Arc::new(EvalCache::new(ROOT_CACHE_BYTES)),
             trees: Arc::new(shared::SharedTrees::default()),
             stats: Arc::new(SearchStats::default()),
+            network_id: super::Network {
+                name: network.clone(),
+                hash: None,
+            },
             network,
         }
     }
@@ -103,6 +109,7 @@ impl MctsEngine {
     /// Opens a network with the session options of tengen's config: an `.onnx` file, or a KataGo model
     /// file, which is imported once into tengen's data directory.
     pub fn open(model: &Path, params: SearchParams) -> Result<MctsEngine, EngineError> {
+        let network_id = super::Network::of_file(model);
         let model = &crate::nn::import::onnx_for(model).map_err(|e| EngineError::Unavailable {
             engine: format!("onnx:{}", model.display()),
             detail: e.to_string(),
@@ -122,7 +129,9 @@ impl MctsEngine {
         };
         let evaluator =
             Evaluator::open(model, &options, batch).map_err(|e| unavailable(e.to_string()))?;
-        Ok(MctsEngine::new(evaluator, params))
+        let mut engine = MctsEngine::new(evaluator, params);
+        engine.network_id = network_id;
+        Ok(engine)
     }
 
     /// Opens the network built into tengen ([`crate::nn::shipped`]), importing it into the data directory on
@@ -134,6 +143,7 @@ impl MctsEngine {
         })?;
         let mut engine = MctsEngine::open(&onnx, params)?;
         engine.network = crate::nn::shipped::NAME.to_string();
+        engine.network_id = super::Network::shipped();
         Ok(engine)
     }
 
@@ -296,6 +306,10 @@ fn transformed(game: &Game, symmetry: Symmetry) -> Result<Game, EngineError> {
 impl Engine for MctsEngine {
     fn name(&self) -> String {
         format!("mcts ({})", self.network)
+    }
+
+    fn id(&self) -> super::EngineId {
+        super::EngineId::onnx(self.network_id.clone())
     }
 
     fn analyze(&self, query: Query) -> Analysis {

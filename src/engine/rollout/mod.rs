@@ -163,6 +163,10 @@ impl Engine for RolloutEngine {
         format!("rollout ({} threads)", self.threads)
     }
 
+    fn id(&self) -> super::EngineId {
+        super::EngineId::new(super::EngineKind::Rollout)
+    }
+
     fn analyze(&self, query: Query) -> Analysis {
         let (analysis, tx, cancel) = Analysis::channel();
         let engine = self.clone();

@@ -1,9 +1,11 @@
 //! The board: stones, coordinates, the last move, the book's moves as rank numbers coloured by badness,
-//! and the highlighted move's line previewed as numbers. Two columns per intersection.
+//! and the highlighted move's line previewed as numbers. Two columns per intersection: the point's one-cell
+//! mark (a stone, a rank `1`–`9` then `a`–`z`, the grid) and the grid line to the next point.
 
 use super::Badness;
 use crate::go::{Color as Player, Move, Point};
 use crate::tui::app::App;
+use crate::tui::theme::Glyphs;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -73,7 +75,10 @@ impl Widget for BoardPane<'_> {
         let mut cells: Vec<(String, Style)> = Vec::with_capacity(w * h);
         for sy in 0..h {
             for sx in 0..w {
-                let glyph = grid_glyph(sx, sy, w, h);
+                let glyph = match theme.glyphs {
+                    Glyphs::Round => grid_glyph(sx, sy, w, h),
+                    Glyphs::Ascii => "+",
+                };
                 cells.push((glyph.to_string(), board_style.fg(theme.grid)));
             }
         }
@@ -89,7 +94,8 @@ impl Widget for BoardPane<'_> {
                     } else {
                         theme.white_stone
                     };
-                    cells[sy * w + sx] = ("●".into(), board_style.fg(fg));
+                    let glyph = theme.glyphs.stone(c == Player::Black);
+                    cells[sy * w + sx] = (glyph.into(), board_style.fg(fg));
                 }
             }
         }
@@ -113,7 +119,7 @@ impl Widget for BoardPane<'_> {
                     }
                     for mv in app.edge_points_in_root(node, step, edge) {
                         if let Move::Play(p) = mv {
-                            cells[index(screen(p))] = ((rank + 1).to_string(), style);
+                            cells[index(screen(p))] = (rank_label(rank), style);
                         }
                     }
                 }
@@ -136,7 +142,7 @@ impl Widget for BoardPane<'_> {
                             .fg(fg)
                             .bg(theme.pv)
                             .add_modifier(Modifier::BOLD);
-                        cells[index(screen(*p))] = ((i + 1).to_string(), style);
+                        cells[index(screen(*p))] = (rank_label(i), style);
                     }
                 }
             }
@@ -147,16 +153,25 @@ impl Widget for BoardPane<'_> {
             for sx in 0..w {
                 let (text, style) = &cells[sy * w + sx];
                 let x = inner.x + 3 + 2 * sx as u16;
-                // A one-character label keeps the grid line to its right; two digits use both columns.
-                let connector = if sx + 1 < w { "─" } else { " " };
-                if text.chars().count() >= 2 {
-                    put(buf, x, y, text, *style);
+                // Every label is one cell, so the grid line to its right is always drawn.
+                let connector = if sx + 1 < w {
+                    theme.glyphs.connector()
                 } else {
-                    put(buf, x, y, text, *style);
-                    put(buf, x + 1, y, connector, board_style.fg(theme.grid));
-                }
+                    " "
+                };
+                put(buf, x, y, text, *style);
+                put(buf, x + 1, y, connector, board_style.fg(theme.grid));
             }
         }
+    }
+}
+
+/// The one-cell label of the rank-th (0-based) move: `1`–`9`, then `a`–`z`, then `+` for the rest.
+pub fn rank_label(rank: usize) -> String {
+    match rank {
+        0..=8 => char::from(b'1' + rank as u8).to_string(),
+        9..=34 => char::from(b'a' + (rank - 9) as u8).to_string(),
+        _ => "+".into(),
     }
 }
 

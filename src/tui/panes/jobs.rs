@@ -42,12 +42,14 @@ impl Widget for JobsPane<'_> {
             .title_style(Style::default().fg(theme.title));
         let inner = block.inner(area);
         block.render(area, buf);
-        if app.jobs.is_empty() {
+        if app.jobs.is_empty() && app.expansions_done == 0 {
             let hint = "no jobs · space starts expansion · a queues deep analysis of this line";
             Paragraph::new(Line::styled(hint, Style::default().fg(theme.dim))).render(inner, buf);
             return;
         }
-        let rows = inner.height as usize;
+        // The last row counts the expansion steps folded out of the list.
+        let folded = app.expansions_done > 0;
+        let rows = (inner.height as usize).saturating_sub(folded as usize);
         let first = if app.job_cursor >= rows {
             app.job_cursor + 1 - rows
         } else {
@@ -125,6 +127,15 @@ impl Widget for JobsPane<'_> {
                     style.fg(theme.text),
                 ),
             ]));
+        }
+        if folded {
+            lines.push(Line::styled(
+                format!(
+                    "        {} expansions done",
+                    super::thousands(app.expansions_done)
+                ),
+                Style::default().fg(theme.dim),
+            ));
         }
         Paragraph::new(lines).render(inner, buf);
     }

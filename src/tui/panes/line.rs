@@ -63,9 +63,9 @@ impl Widget for LinePane<'_> {
             ),
             dim,
         ));
-        let cost = node
-            .expansion_cost
-            .map_or("closed".into(), |c| format!("{c:.2}"));
+        let cost = node.expansion_cost.map_or("closed".into(), |c| {
+            super::moves::cost_text(node.path_cost + c)
+        });
         lines.push(Line::styled(
             format!("{} visits · cost {cost}", compact_count(node.visits)),
             dim,

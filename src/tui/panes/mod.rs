@@ -4,6 +4,7 @@
 pub mod annotate;
 pub mod board;
 pub mod endgame;
+pub mod graph;
 pub mod help;
 pub mod jobs;
 pub mod line;
@@ -70,6 +71,19 @@ pub fn clock(ms: u64) -> String {
     } else {
         format!("{}:{:02}", s / 60, s % 60)
     }
+}
+
+/// A count with thousands separators: `1,204`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 #[cfg(test)]

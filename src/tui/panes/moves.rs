@@ -23,6 +23,9 @@ struct Column {
     keep: u8,
 }
 
+/// The index of the marks column, the last one.
+const MARKS: usize = 10;
+
 const COLUMNS: &[Column] = &[
     Column {
         header: "#",
@@ -161,7 +164,7 @@ impl Widget for MovesPane<'_> {
                     edge.prior,
                     edge.visits,
                     edge.adjusted_visits,
-                    edge.cost,
+                    edge.cost.map(|c| node.path_cost + c),
                     marks,
                 ),
                 style,
@@ -185,7 +188,7 @@ impl Widget for MovesPane<'_> {
                     other.max_prior,
                     other.visits,
                     other.visits,
-                    node.expansion_cost,
+                    node.expansion_cost.map(|c| node.path_cost + c),
                     marks,
                 ),
                 style,
@@ -201,6 +204,21 @@ impl Widget for MovesPane<'_> {
             })
             .collect();
         let mut lines = vec![Line::from(header)];
+        // The marks (the last column) get whatever room the others leave, so `V1000 K3` shows whole.
+        let used: usize = shown
+            .iter()
+            .filter(|&&c| c != MARKS)
+            .map(|&c| COLUMNS[c].width + 1)
+            .sum();
+        let width_of = |c: usize| {
+            if c == MARKS {
+                (inner.width as usize)
+                    .saturating_sub(used + 1)
+                    .max(COLUMNS[c].width)
+            } else {
+                COLUMNS[c].width
+            }
+        };
         // Keep the highlighted row in view when the table is taller than the pane.
         let visible = inner.height.saturating_sub(1) as usize;
         let first = if app.cursor >= visible {
@@ -211,7 +229,7 @@ impl Widget for MovesPane<'_> {
         for row in rows.iter().skip(first).take(visible) {
             let spans: Vec<Span> = shown
                 .iter()
-                .map(|&c| Span::styled(pad(&row.cells[c], COLUMNS[c].width, c), row.style))
+                .map(|&c| Span::styled(pad(&row.cells[c], width_of(c), c), row.style))
                 .collect();
             lines.push(Line::from(spans));
         }
@@ -262,10 +280,24 @@ fn value_cells(
         format!("{:.2}%", prior * 100.0),
         compact_count(visits),
         compact_count(adjusted),
-        cost.map_or("—".into(), |c| format!("{c:.2}")),
+        cost.map_or("—".into(), cost_text),
         marks,
     ]
 }
+
+/// A row's cost: what expanding along it costs from the root, which the book expands cheapest first. A
+/// VISITS or BRANCH mark (or a bonus of that size) subtracts hundreds to put a node ahead of everything;
+/// such a number means "next", not a cost, so it reads `forced`.
+pub fn cost_text(cost: f64) -> String {
+    if cost < FORCED_BELOW {
+        "forced".into()
+    } else {
+        format!("{cost:.2}")
+    }
+}
+
+/// Costs without a forcing mark stay well above this (the marks subtract 200, 500 or 700).
+const FORCED_BELOW: f64 = -100.0;
 
 /// Column indices that fit `width`, in table order.
 fn visible_columns(width: usize) -> Vec<usize> {
@@ -285,7 +317,7 @@ fn visible_columns(width: usize) -> Vec<usize> {
 /// Text columns to the left, numbers to the right, one space between columns.
 fn pad(text: &str, width: usize, column: usize) -> String {
     let cut: String = text.chars().take(width).collect();
-    if column == 1 || column == 10 {
+    if column == 1 || column == MARKS {
         format!("{cut:<width$} ")
     } else {
         format!("{cut:>width$} ")

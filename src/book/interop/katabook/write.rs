@@ -197,7 +197,9 @@ mod tests {
             assert_eq!(x.parents, y.parents, "node {id:?}");
             assert!(
                 (x.cost.total() - y.cost.total()).abs() < 1e-9,
-                "node {id:?}"
+                "node {id:?}: cost {:?} against {:?}",
+                x.cost,
+                y.cost
             );
         }
     }

@@ -1,0 +1,111 @@
+//! The moves table against a real book whose marks change: marks shown whole, costs that follow the
+//! marks, and no forcing push shown as a cost.
+
+use super::action::{Action, Key};
+use super::app::App;
+use super::update::update;
+use crate::book::interop::katabook;
+use crate::book::{self, Book};
+use crate::jobs::JobEvent;
+use crate::jobs::book_port::Mark;
+use crate::jobs::view::{book_view, node_view, to_book_mark};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+const BOOK: &str = include_str!("../../books/7x7-tt-k9.katabook");
+
+fn setup() -> (App, Book) {
+    let (book, _) = katabook::import_str(BOOK, "books/7x7-tt-k9.katabook").unwrap();
+    let mut app = App::new();
+    update(
+        &mut app,
+        Action::Resize {
+            width: 120,
+            height: 30,
+        },
+    );
+    update(
+        &mut app,
+        Action::BookLoaded(Box::new(book_view(&book, "7x7"))),
+    );
+    (app, book)
+}
+
+/// Marks `line`'s node in the book as the runner does, and hands the app every changed view.
+fn mark(app: &mut App, book: &mut Book, line: &[crate::go::Move], marks: &[Mark]) {
+    let id = book.follow_line(line).unwrap().id;
+    book.marks.remove(&id);
+    for &m in marks {
+        book::marks::set_mark(book, id, to_book_mark(m).check().unwrap());
+    }
+    book::recompute_after_change(book, &[id]);
+    let views = (0..book.len())
+        .map(|i| node_view(book, book::NodeId(i as u32)))
+        .collect();
+    update(app, Action::Job(JobEvent::NodesChanged(views)));
+}
+
+fn screen(app: &App) -> String {
+    let area = Rect::new(0, 0, app.width, app.height);
+    let mut buf = Buffer::empty(area);
+    super::render::draw(app, area, &mut buf);
+    super::render::buffer_text(&buf)
+}
+
+/// The moves table's data rows (those with a `%` in them), first the book's moves, then "other".
+fn rows(app: &App) -> Vec<String> {
+    screen(app)
+        .lines()
+        .filter(|l| l.contains('%') && !l.contains("win%"))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn marks_show_whole_and_costs_follow_them() {
+    let (mut app, mut book) = setup();
+    let first = app.current().unwrap().edges[0].clone();
+    let line = vec![app.edge_move_in_root(&first)];
+    mark(
+        &mut app,
+        &mut book,
+        &line,
+        &[Mark::Visits(1000), Mark::Branch(3)],
+    );
+    let table = rows(&app);
+    assert!(table[0].contains("V1000 K3"), "{table:#?}");
+
+    // `+` (a bonus of 1 at the root) lowers every cost the table shows by one.
+    let before = rows(&app);
+    let root_line: Vec<crate::go::Move> = Vec::new();
+    mark(&mut app, &mut book, &root_line, &[Mark::Bonus(1.0)]);
+    let after = rows(&app);
+    let cost = |row: &str| -> f64 {
+        let words: Vec<&str> = row.split_whitespace().collect();
+        let i = words.iter().position(|w| w.ends_with('%')).unwrap();
+        words[i + 3].parse().unwrap()
+    };
+    let (b, a) = (cost(&before[1]), cost(&after[1]));
+    assert!(
+        (b - a - 1.0).abs() < 0.011,
+        "{b} → {a}\n{before:#?}\n{after:#?}"
+    );
+}
+
+#[test]
+fn a_branch_mark_reads_forced_not_minus_seven_hundred() {
+    let (mut app, mut book) = setup();
+    // Down the first move, where the book has fewer than 5 moves.
+    update(&mut app, Action::Key(Key("l".into())));
+    let n = app.current().unwrap().edges.len();
+    let line = app.line();
+    mark(&mut app, &mut book, &line, &[Mark::Branch(n as u32 + 2)]);
+    let text = screen(&app);
+    let other = text.lines().find(|l| l.contains("other")).unwrap();
+    assert!(other.contains("forced"), "{other}");
+    assert!(!text.contains("-6"), "{text}");
+    // VISITS on a node with fewer visits than asked forces it too.
+    mark(&mut app, &mut book, &line, &[Mark::Visits(100_000_000)]);
+    let text = screen(&app);
+    assert!(text.contains("forced"), "{text}");
+}
