@@ -139,13 +139,9 @@ pub fn set_values_from_games(book: &mut Book) {
             ),
             None => (0.0, -1.0),
         };
-        // The games that left the book here; when none did, the games the values are judged from (never
-        // zero visits, which the cost model divides by).
-        let count = if left.games > 0 {
-            left.games
-        } else {
-            judged.games
-        } as f64;
+        // The games that left the book here, and at least one: the cost model divides by the visits, and
+        // counting the games through the position again would count every game twice.
+        let count = left.games.max(1) as f64;
         node.not_in_book = SearchValues {
             win_loss,
             score_mean: 0.0,
