@@ -104,9 +104,20 @@ fn walk_mark_expand_quit_and_replay_the_same_last_frame() {
     assert!(screen.contains("expansion"), "{screen}");
 
     tmux.keys(&["Escape"]);
-    let last = tmux.wait_for("all jobs to stop", Duration::from_secs(60), |s| {
+    tmux.wait_for("all jobs to stop", Duration::from_secs(60), |s| {
         s.contains("0 running · 0 queued · expansion stopped")
     });
+    // The job feed passes changed values of the nodes on screen once a second: the frame to compare is
+    // the one after the feed has nothing left to pass, so wait until two captures 1.5 s apart agree.
+    let mut last = tmux.screen();
+    for _ in 0..20 {
+        std::thread::sleep(Duration::from_millis(1500));
+        let now = tmux.screen();
+        if now == last {
+            break;
+        }
+        last = now;
+    }
     tmux.keys(&["q"]);
     tmux.wait_for("the program to exit", Duration::from_secs(10), |s| {
         s.contains("EXITED 0")
