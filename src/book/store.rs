@@ -580,9 +580,19 @@ impl BookStore {
         generation: u64,
         engines_stored: usize,
     ) -> Result<BookStore, StoreError> {
+        write_atomically(&log_path(path), &header(KIND_LOG, generation))?;
+        Self::attach(path, generation, engines_stored)
+    }
+
+    /// Opens the book's existing log for appends and takes the lock on it.
+    fn attach(
+        path: &Path,
+        generation: u64,
+        engines_stored: usize,
+    ) -> Result<BookStore, StoreError> {
         let lpath = log_path(path);
-        write_atomically(&lpath, &header(KIND_LOG, generation))?;
         let log = OpenOptions::new()
+            .read(true)
             .append(true)
             .open(&lpath)
             .map_err(io_err(&lpath))?;
@@ -605,7 +615,7 @@ impl BookStore {
             // A missing log is started whole first, so that a compaction cut short (a full disk) leaves
             // a readable pair behind, never an empty log.
             let mut store = if lpath.exists() {
-                Self::start_log_after(path, &book, report.generation)?
+                Self::attach(path, report.generation, book.engines.len())?
             } else {
                 Self::start_log(path, report.generation, book.engines.len())?
             };
@@ -616,47 +626,19 @@ impl BookStore {
             let store = Self::start_log(path, report.generation, book.engines.len())?;
             return Ok((store, book, report));
         }
-        let log = OpenOptions::new()
-            .read(true)
-            .append(true)
-            .open(&lpath)
-            .map_err(io_err(&lpath))?;
-        lock(&log, &lpath)?;
+        let store = Self::attach(path, report.generation, book.engines.len())?;
         if report.torn_bytes > 0 {
-            log.set_len(report.valid_log_len).map_err(io_err(&lpath))?;
-            log.sync_all().map_err(io_err(&lpath))?;
+            store
+                .log
+                .set_len(report.valid_log_len)
+                .map_err(io_err(&lpath))?;
+            store.log.sync_all().map_err(io_err(&lpath))?;
         }
-        Ok((
-            BookStore {
-                path: path.to_path_buf(),
-                log,
-                generation: report.generation,
-                engines_stored: book.engines.len(),
-            },
-            book,
-            report,
-        ))
+        Ok((store, book, report))
     }
 
     pub fn path(&self) -> &Path {
         &self.path
-    }
-
-    /// A store of an older book whose log is already folded into `book`, ready to compact it.
-    fn start_log_after(path: &Path, book: &Book, generation: u64) -> Result<BookStore, StoreError> {
-        let lpath = log_path(path);
-        let log = OpenOptions::new()
-            .read(true)
-            .append(true)
-            .open(&lpath)
-            .map_err(io_err(&lpath))?;
-        lock(&log, &lpath)?;
-        Ok(BookStore {
-            path: path.to_path_buf(),
-            log,
-            generation,
-            engines_stored: book.engines.len(),
-        })
     }
 
     /// Appends records and makes them durable before returning.
