@@ -6,7 +6,7 @@ use crate::book::expand::{ExpandSettings, grow};
 use crate::book::provenance::EngineRef;
 use crate::book::recompute_everything;
 use crate::engine::{Analysis, CancelToken, Engine, MoveInfo, Query, Report, RootInfo};
-use crate::go::{BoardSize, Komi, Point, Rules};
+use crate::go::{BoardSize, Komi, Move, Point, Rules};
 
 fn values(wl: f64, score: f64, max_policy: f64, visits: f64) -> SearchValues {
     SearchValues {
