@@ -89,6 +89,9 @@ pub enum StoreError {
     Exists { file: String },
     #[error("{file} is being grown by another process; stop it first (or wait for it to finish)")]
     Locked { file: String },
+    /// A whole-file write failed; the error names the file.
+    #[error("{0}")]
+    Write(std::io::Error),
     #[error("cannot encode a record: {0}")]
     Encode(String),
 }
@@ -506,34 +509,10 @@ fn load_stored(path: &Path, use_cache: bool) -> Result<(Book, LoadReport), Store
     Ok((book, report))
 }
 
-fn sync_dir(path: &Path) -> Result<(), StoreError> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    // Directory fsync makes the rename durable; not every platform allows opening a directory.
-    if let Ok(d) = File::open(dir) {
-        d.sync_all().map_err(io_err(dir))?;
-    }
-    Ok(())
-}
-
-/// Writes `bytes` to `path` atomically: a temporary file, fsync, rename, fsync of the directory.
+/// Writes `bytes` to `path` whole or not at all (a failed write leaves the previous file and no partial
+/// copy).
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let written = File::create(&tmp).and_then(|mut f| {
-        f.write_all(bytes)?;
-        f.sync_all()
-    });
-    if let Err(e) = written {
-        // A full disk must not stay fuller by a partial copy of the book.
-        let _ = std::fs::remove_file(&tmp);
-        return Err(io_err(&tmp)(e));
-    }
-    std::fs::rename(&tmp, path).map_err(io_err(path))?;
-    sync_dir(path)
+    crate::files::write_whole(path, bytes).map_err(StoreError::Write)
 }
 
 /// Encodes a whole book as a snapshot (the current format, cached values included).
