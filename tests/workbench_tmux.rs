@@ -478,3 +478,40 @@ fn rollout_on_7x7_is_named_unreliable_and_space_asks_first() {
         s.contains("EXITED 0")
     });
 }
+
+#[test]
+fn open_size_9x9_starts_on_the_shipped_network_book() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config");
+    let data = dir.path().join("data");
+    write(&config.join("config.toml"), "record_sessions = false\n");
+    let tmux = Tmux {
+        socket: format!("tengen-e2e-9x9-{}", std::process::id()),
+    };
+    let command = format!(
+        "TENGEN_CONFIG='{}' TENGEN_DATA='{}' '{BIN}' open --size 9x9; echo EXITED $?; sleep 60",
+        config.display(),
+        data.display(),
+    );
+    tmux.start(&command);
+    let screen = tmux.wait_for("the 9x9 book", Duration::from_secs(60), |s| {
+        s.contains("9x9-cn-k7") && top_row(s).is_some()
+    });
+    let (mv, winrate, score) = top_row(&screen).unwrap();
+    assert!(
+        ["E5", "F5", "F6", "E4", "D5", "E6"].contains(&mv.as_str()),
+        "a central move leads the root: {screen}"
+    );
+    assert!(
+        (40.0..=60.0).contains(&winrate) && score.abs() < 2.0,
+        "komi 7 is close to fair on 9x9: {screen}"
+    );
+    tmux.keys(&["q"]);
+    tmux.wait_for("the program to exit", Duration::from_secs(30), |s| {
+        s.contains("EXITED 0")
+    });
+    // The first start copied the shipped book to the data directory, where it keeps what it learns.
+    let copy = data.join("books/9x9-cn-k7.tengenbook");
+    let (book, _) = tengen::book::store::load(&copy).unwrap();
+    assert!(book.len() > 3000, "{} nodes", book.len());
+}

@@ -22,16 +22,29 @@ use tengen::tui::runtime::{self, Options};
 struct ShippedBook {
     size: &'static str,
     name: &'static str,
-    katabook: &'static str,
+    contents: Shipped,
+}
+
+/// How a shipped book is stored: KataGo's own book as KataGo wrote it, or a book tengen grew.
+enum Shipped {
+    Katabook(&'static str),
+    Tengen(&'static [u8]),
 }
 
 /// The shipped books by board size; the first is the default. `tengen open --size N` starts on the one for
 /// its size.
-const SHIPPED_BOOKS: &[ShippedBook] = &[ShippedBook {
-    size: "7x7",
-    name: "7x7-tt-k9",
-    katabook: include_str!("../../books/7x7-tt-k9.katabook"),
-}];
+const SHIPPED_BOOKS: &[ShippedBook] = &[
+    ShippedBook {
+        size: "7x7",
+        name: "7x7-tt-k9",
+        contents: Shipped::Katabook(include_str!("../../books/7x7-tt-k9.katabook")),
+    },
+    ShippedBook {
+        size: "9x9",
+        name: "9x9-cn-k7",
+        contents: Shipped::Tengen(include_bytes!("../../books/9x9-cn-k7.tengenbook")),
+    },
+];
 
 #[derive(Args, Default)]
 pub struct OpenArgs {
@@ -215,8 +228,41 @@ fn shipped_book(size: Option<&str>) -> Result<&'static ShippedBook> {
 /// A shipped book lives in the data directory as a tengen book, so that what it learns is kept; the first
 /// run creates it from the copy built into the binary.
 fn open_shipped_book(shipped: &ShippedBook, dirs: Option<&Dirs>) -> Result<Opened> {
-    let origin = format!("books/{}.katabook", shipped.name);
-    let (mut book, _) = katabook::import_str(shipped.katabook, &origin)?;
+    let path = match dirs {
+        Some(dirs) => {
+            let dir = dirs.data.join("books");
+            std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+            dir.join(format!("{}.tengenbook", shipped.name))
+        }
+        // No home: a temporary copy, read once and then forgotten.
+        None => std::env::temp_dir().join(format!(
+            "tengen-{}-{}.tengenbook",
+            shipped.name,
+            std::process::id()
+        )),
+    };
+    if !path.exists() {
+        match shipped.contents {
+            Shipped::Katabook(text) => {
+                BookStore::create(&path, &shipped_katabook(shipped.name, text)?)?;
+            }
+            Shipped::Tengen(bytes) => tengen::files::write_whole(&path, bytes)?,
+        }
+    }
+    if dirs.is_none() {
+        let loaded = store::load(&path);
+        let _ = std::fs::remove_file(&path);
+        let _ = std::fs::remove_file(store::log_path(&path));
+        return Ok((loaded?.0, None, shipped.name.into()));
+    }
+    let (store, book, _) = BookStore::open(&path)?;
+    Ok((book, Some(store), shipped.name.into()))
+}
+
+/// A shipped KataGo book, its engine named as the shipped network that grew it.
+fn shipped_katabook(name: &str, text: &str) -> Result<tengen::book::Book> {
+    let origin = format!("books/{name}.katabook");
+    let (mut book, _) = katabook::import_str(text, &origin)?;
     // KataGo grew the shipped books with the shipped network (`models/g170-b6c96.md`).
     for engine in book
         .engines
@@ -225,15 +271,5 @@ fn open_shipped_book(shipped: &ShippedBook, dirs: Option<&Dirs>) -> Result<Opene
     {
         engine.network = Some(Network::shipped());
     }
-    let Some(dirs) = dirs else {
-        return Ok((book, None, shipped.name.into()));
-    };
-    let dir = dirs.data.join("books");
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    let path = dir.join(format!("{}.tengenbook", shipped.name));
-    if !path.exists() {
-        BookStore::create(&path, &book)?;
-    }
-    let (store, book, _) = BookStore::open(&path)?;
-    Ok((book, Some(store), shipped.name.into()))
+    Ok(book)
 }
