@@ -47,6 +47,8 @@ fn five_by_five_at_komi_24_is_the_centre_and_a_ban_is_honoured() {
         "24",
         "--threads",
         "2",
+        "--engine",
+        "rollout",
     ];
     let mut args = base.to_vec();
     args.extend(["--visits", "20000"]);
@@ -131,6 +133,8 @@ fn a_short_match_against_gnu_go_is_reported() {
         "300",
         "--threads",
         "1",
+        "--engine",
+        "rollout",
         "--opponent",
         "gnugo --level 1",
     ]);

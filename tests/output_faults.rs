@@ -61,6 +61,8 @@ fn a_closed_stdout_ends_every_command_quietly() {
             "30",
             "--threads",
             "1",
+            "--engine",
+            "rollout",
         ],
         &[
             "book",

@@ -17,7 +17,7 @@ pub struct AnalyzeArgs {
     /// Root moves the engine may not play: "C3 E5"
     #[arg(long, default_value = "")]
     avoid: String,
-    #[arg(long, default_value = "rollout", help = format!("The engine: {}", spec::KNOWN))]
+    #[arg(long, default_value = spec::DEFAULT, help = format!("The engine: {}", spec::KNOWN))]
     engine: String,
     /// Visits (playouts) to search
     #[arg(long, default_value_t = 10_000)]

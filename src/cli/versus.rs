@@ -23,7 +23,7 @@ pub struct MatchArgs {
     komi: f64,
     #[arg(long, default_value_t = 20)]
     games: usize,
-    #[arg(long, default_value = "rollout", help = format!("tengen's engine: {}", spec::KNOWN))]
+    #[arg(long, default_value = spec::DEFAULT, help = format!("tengen's engine: {}", spec::KNOWN))]
     engine: String,
     /// Visits per move for tengen's engine
     #[arg(long, default_value_t = 20_000)]
