@@ -2,14 +2,13 @@
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tengen::book::expand::{ExpandSettings, Progress, grow};
 use tengen::book::interop::katabook;
 use tengen::book::marks::{self, Mark};
 use tengen::book::store::{self, BookStore, Record};
-use tengen::book::{Book, BookMeta, CostParams, NodeView, node_table, recompute_everything};
+use tengen::book::{Book, BookMeta, CostParams, NodeView, recompute_everything};
 use tengen::engine::CancelToken;
 use tengen::go::{BoardSize, BookHash, Komi, Move, Rules};
 
@@ -20,7 +19,7 @@ pub enum BookCommand {
     /// Grow a book: expand the cheapest nodes with an engine
     Expand(ExpandArgs),
     /// Show a node's moves as KataGo's pages do (Black's view)
-    Show(ShowArgs),
+    Show(super::book_show::ShowArgs),
     /// Set a manual mark on a node: bonus, expand, visits or branch
     Mark(MarkArgs),
     /// Read a KataGo `.katabook` file into a tengen book
@@ -87,22 +86,6 @@ pub struct ExpandArgs {
     /// Grow the book even when another engine grew it (mixing the values of both)
     #[arg(long)]
     allow_mixed: bool,
-}
-
-#[derive(Args)]
-pub struct ShowArgs {
-    file: PathBuf,
-    /// Moves from the root, in GTP coordinates
-    #[arg(long, default_value = "")]
-    line: String,
-    /// Show the node with this hash (in its own orientation) instead of a line, and its path from the root
-    #[arg(long)]
-    hash: Option<String>,
-    /// Draw the position above the table
-    #[arg(long)]
-    board: bool,
-    #[arg(long)]
-    json: bool,
 }
 
 #[derive(Args)]
@@ -190,7 +173,7 @@ pub fn run(cmd: BookCommand) -> Result<ExitCode> {
     match cmd {
         BookCommand::New(a) => new(a),
         BookCommand::Expand(a) => expand(a),
-        BookCommand::Show(a) => show(a),
+        BookCommand::Show(a) => super::book_show::run(a),
         BookCommand::Mark(a) => mark(a),
         BookCommand::ImportKatabook(a) => import(a),
         BookCommand::Export(a) => export(a),
@@ -223,7 +206,7 @@ fn new(a: NewArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn load(file: &Path) -> Result<Book> {
+pub(super) fn load(file: &Path) -> Result<Book> {
     let (book, report) = store::load(file)?;
     if report.torn_bytes > 0 {
         eprintln!(
@@ -240,7 +223,7 @@ fn parse_line(book: &Book, line: &str) -> Result<Vec<Move>> {
     Move::parse_list(line, book.meta.size).with_context(|| format!("reading the line `{line}`"))
 }
 
-fn view_for(book: &Book, line: &str) -> Result<NodeView> {
+pub(super) fn view_for(book: &Book, line: &str) -> Result<NodeView> {
     let moves = parse_line(book, line)?;
     book.follow_line(&moves)
         .with_context(|| format!("following `{line}` from the root"))
@@ -329,171 +312,6 @@ fn expand(a: ExpandArgs) -> Result<ExitCode> {
         book.edge_count()
     );
     Ok(ExitCode::SUCCESS)
-}
-
-fn show(a: ShowArgs) -> Result<ExitCode> {
-    let book = load(&a.file)?;
-    let view = match &a.hash {
-        Some(h) => {
-            let hash: BookHash = h.parse().map_err(anyhow::Error::msg)?;
-            let id = book
-                .find(&hash)
-                .with_context(|| format!("no node with hash {hash} in {}", a.file.display()))?;
-            NodeView {
-                id,
-                to_view: tengen::go::Symmetry::IDENTITY,
-            }
-        }
-        None => view_for(&book, &a.line)?,
-    };
-    let table = node_table(&book, view);
-    let size = book.meta.size;
-    let mut text = if a.json {
-        String::new()
-    } else {
-        super::book_study::show_extras(&book, view, a.board, a.hash.is_some())?
-    };
-    // A move's provenance: the engine that added it (the "other" row: the node's own values).
-    let provenance = |r: &tengen::book::MoveRow| match r.child {
-        Some(child) => book
-            .node(view.id)
-            .edges
-            .iter()
-            .position(|e| e.child == child.id)
-            .map_or_else(
-                || book.provenance(child.id),
-                |i| book.edge_provenance(view.id, i),
-            ),
-        None => book.provenance(view.id),
-    };
-    if a.json {
-        let moves: Vec<serde_json::Value> = table
-            .rows
-            .iter()
-            .map(|r| {
-                serde_json::json!({
-                    "provenance": provenance(r),
-                    "move": if r.is_other { "other".to_string() } else { r.moves[0].to_gtp(size) },
-                    "equivalents": r.moves.iter().map(|m| m.to_gtp(size)).collect::<Vec<_>>(),
-                    "black_winrate": r.black_winrate,
-                    "black_score": r.black_score,
-                    "winrate_uncertainty": r.win_loss_radius / 2.0,
-                    "score_uncertainty": r.score_radius,
-                    "visits": r.visits,
-                    "adjusted_visits": r.adjusted_visits,
-                    "prior": r.prior,
-                    "cost": r.cost,
-                    "marks": r.marks.map(|m| m.label()),
-                    "games": r.games,
-                })
-            })
-            .collect();
-        let out = serde_json::json!({
-            "hash": table.hash.to_string(),
-            "to_move": if table.to_move == tengen::go::Color::Black { "B" } else { "W" },
-            "black_winrate": table.black_winrate,
-            "black_score": table.black_score,
-            "visits": table.visits,
-            "adjusted_visits": table.adjusted_visits,
-            "path_cost": table.path_cost,
-            "expansion_cost": table.expansion_cost,
-            "depth": table.depth,
-            "marks": table.marks.map(|m| m.label()),
-            "games": table.games,
-            "provenance": book.provenance(view.id),
-            "engines": book.grown_by().iter().map(|&r| serde_json::json!({
-                "id": r.0,
-                "engine": book.engine(r).to_string(),
-            })).collect::<Vec<_>>(),
-            "moves": moves,
-        });
-        return emit(&format!("{}\n", serde_json::to_string_pretty(&out)?));
-    }
-    let _ = writeln!(
-        text,
-        "{} to play   hash {}",
-        if table.to_move == tengen::go::Color::Black {
-            "Black"
-        } else {
-            "White"
-        },
-        table.hash
-    );
-    let _ = writeln!(
-        text,
-        "Black {:.1}% {:+.2}   visits {:.0} (adjusted {:.0})   path cost {:.3}   depth {}",
-        table.black_winrate * 100.0,
-        table.black_score,
-        table.visits,
-        table.adjusted_visits,
-        table.path_cost,
-        table.depth
-    );
-    let own = book.provenance(view.id);
-    let _ = writeln!(
-        text,
-        "values by {} ({:.0} visits)   book grown by {}",
-        own.engine,
-        own.visits,
-        super::book_trim::engines_line(&book)
-    );
-    let _ = writeln!(
-        text,
-        "{:>3}  {:<14} {:>6} {:>8} {:>7} {:>7} {:>7} {:>9} {:>9} {:>8}  {:<26} marks",
-        "#",
-        "move",
-        "BWin%",
-        "BScore",
-        "±Win%",
-        "±Score",
-        "Prior%",
-        "Visits",
-        "AVisits",
-        "Cost",
-        "engine",
-    );
-    for (i, r) in table.rows.iter().enumerate() {
-        let name = if r.is_other {
-            "other".to_string()
-        } else {
-            r.moves
-                .iter()
-                .map(|m| m.to_gtp(size))
-                .collect::<Vec<_>>()
-                .join(",")
-        };
-        let radius = |x: f64, scale: f64, digits: usize| {
-            if x == 0.0 {
-                "-".to_string()
-            } else {
-                format!("{:.*}", digits, x * scale)
-            }
-        };
-        let _ = writeln!(
-            text,
-            "{:>3}  {:<14} {:>6.1} {:>+8.2} {:>7} {:>7} {:>7.2} {:>9.0} {:>9.0} {:>8.3}  {:<26} {}",
-            i + 1,
-            name,
-            r.black_winrate * 100.0,
-            r.black_score,
-            radius(r.win_loss_radius, 50.0, 1),
-            radius(r.score_radius, 1.0, 2),
-            r.prior * 100.0,
-            r.visits,
-            r.adjusted_visits,
-            r.cost,
-            provenance(r).engine,
-            [
-                r.marks.map(|m| m.label()),
-                super::book_study::games_label(&r.games)
-            ]
-            .into_iter()
-            .flatten()
-            .collect::<Vec<_>>()
-            .join("  ")
-        );
-    }
-    emit(&text)
 }
 
 /// Prints, treating a closed pipe (`| head`) as the reader having seen enough.

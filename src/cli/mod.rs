@@ -10,6 +10,7 @@ mod bench_recording;
 mod bench_ui;
 mod book;
 mod book_annotate;
+mod book_show;
 mod book_study;
 mod book_trim;
 mod book_verify;

@@ -70,11 +70,7 @@ pub fn import(path: &Path) -> Result<(Book, ImportReport), KatabookError> {
 
 /// Reads `.katabook` text; `file` names it in errors.
 pub fn import_str(text: &str, file: &str) -> Result<(Book, ImportReport), KatabookError> {
-    let bad = |line: usize, message: String| KatabookError::Bad {
-        file: file.to_string(),
-        line,
-        message,
-    };
+    let bad = |line: usize, message: String| bad_at(file, line, message);
     let mut lines = text.lines().enumerate();
     let (_, header_line) = lines
         .next()
@@ -92,8 +88,59 @@ pub fn import_str(text: &str, file: &str) -> Result<(Book, ImportReport), Katabo
     }
     let meta = read_meta(&header).map_err(|m| bad(1, m))?;
     let params = read_params(&header).map_err(|m| bad(1, m))?;
-    let size = meta.size;
+    let (hashes, raw) = read_nodes(&mut lines, version, meta.size, file)?;
+    check_links(&raw, file)?;
+    let mut report = ImportReport {
+        version,
+        ..ImportReport::default()
+    };
+    let tengen = tengen_identities(&raw, &meta, &mut report);
+    let mut book = Book::empty(meta, params, raw.len());
+    for (id, n) in raw.iter().enumerate() {
+        let (hash, to_canonical) = match tengen[id] {
+            Some(t) => t,
+            None => {
+                report.unreachable += 1;
+                (hashes[id], Symmetry::IDENTITY)
+            }
+        };
+        // Two KataGo nodes tengen would merge keep KataGo's identity for the second one.
+        let hash = if book.find(&hash).is_some() {
+            hashes[id]
+        } else {
+            hash
+        };
+        book.push_node(stored_node(n, hash, to_canonical));
+    }
+    report.katago_hashes = hashes;
+    // KataGo grew the book; which network it used, a `.katabook` does not say.
+    let katago =
+        crate::engine::EngineId::program(crate::engine::EngineKind::KataGo, "katago", None);
+    let by = book
+        .register_engine(&katago)
+        .map_err(|e| bad(1, e.to_string()))?;
+    book.attribute_all(by);
+    crate::book::recompute_everything(&mut book);
+    Ok((book, report))
+}
 
+fn bad_at(file: &str, line: usize, message: String) -> KatabookError {
+    KatabookError::Bad {
+        file: file.to_string(),
+        line,
+        message,
+    }
+}
+
+/// The hash list (versions 2 and 3) and the node lines. Version 1 names nodes by hash, so its links are
+/// resolved once every line is read.
+fn read_nodes<'t>(
+    lines: &mut impl Iterator<Item = (usize, &'t str)>,
+    version: u32,
+    size: BoardSize,
+    file: &str,
+) -> Result<(Vec<BookHash>, Vec<RawNode>), KatabookError> {
+    let bad = |line: usize, message: String| bad_at(file, line, message);
     let mut hashes: Vec<BookHash> = Vec::new();
     if version >= 2 {
         let (i, count_line) = lines
@@ -170,10 +217,16 @@ pub fn import_str(text: &str, file: &str) -> Result<(Book, ImportReport), Katabo
     if raw.is_empty() {
         return Err(bad(0, "the book has no nodes".into()));
     }
+    Ok((hashes, raw))
+}
+
+/// Every move and parent names a node of the book, and the moves form no cycle.
+fn check_links(raw: &[RawNode], file: &str) -> Result<(), KatabookError> {
     for (i, n) in raw.iter().enumerate() {
         for &(_, _, child, _) in &n.moves {
             if child >= raw.len() {
-                return Err(bad(
+                return Err(bad_at(
+                    file,
                     0,
                     format!("node {i} has a move to node {child}, which does not exist"),
                 ));
@@ -181,7 +234,8 @@ pub fn import_str(text: &str, file: &str) -> Result<(Book, ImportReport), Katabo
         }
         for &(parent, _) in &n.parents {
             if parent >= raw.len() {
-                return Err(bad(
+                return Err(bad_at(
+                    file,
                     0,
                     format!("node {i} has parent {parent}, which does not exist"),
                 ));
@@ -192,17 +246,19 @@ pub fn import_str(text: &str, file: &str) -> Result<(Book, ImportReport), Katabo
         .iter()
         .map(|n| n.moves.iter().map(|m| m.2).collect())
         .collect();
-    shape::acyclic(&children).map_err(|m| bad(0, m))?;
+    shape::acyclic(&children).map_err(|m| bad_at(file, 0, m))
+}
 
-    // Walk from the root (node 0, the initial position) giving each node a concrete game in its own
-    // orientation, and from it tengen's hash.
+/// tengen's hash and orientation of each node, from a walk from the root (node 0, the initial position)
+/// that gives each node a concrete game in its own orientation. `None` for nodes the walk never reaches.
+fn tengen_identities(
+    raw: &[RawNode],
+    meta: &BookMeta,
+    report: &mut ImportReport,
+) -> Vec<Option<(BookHash, Symmetry)>> {
     let mut games: Vec<Option<Game>> = vec![None; raw.len()];
     games[0] = Some(meta.initial_game());
     let mut queue = VecDeque::from([0usize]);
-    let mut report = ImportReport {
-        version,
-        ..ImportReport::default()
-    };
     let mut tengen: Vec<Option<(BookHash, Symmetry)>> = vec![None; raw.len()];
     while let Some(id) = queue.pop_front() {
         let game = games[id].clone().unwrap_or_else(|| meta.initial_game());
@@ -227,65 +283,43 @@ pub fn import_str(text: &str, file: &str) -> Result<(Book, ImportReport), Katabo
             }
         }
     }
+    tengen
+}
 
-    let mut book = Book::empty(meta, params, raw.len());
-    for (id, n) in raw.iter().enumerate() {
-        let (hash, to_canonical) = match tengen[id] {
-            Some(t) => t,
-            None => {
-                report.unreachable += 1;
-                (hashes[id], Symmetry::IDENTITY)
-            }
-        };
-        // Two KataGo nodes tengen would merge keep KataGo's identity for the second one.
-        let hash = if book.find(&hash).is_some() {
-            hashes[id]
-        } else {
-            hash
-        };
-        let mut node = Node::new(
-            hash,
-            n.to_move,
-            SymmetrySet::from_slice(&n.syms),
-            to_canonical,
-        );
-        node.not_in_book = n.values;
-        node.can_expand = n.can_expand;
-        node.edges = n
-            .moves
-            .iter()
-            .map(|&(mv, to_child, child, prior)| Edge {
-                mv,
-                to_child,
-                child: NodeId(child as u32),
-                prior: prior as f32,
-                added_by: crate::book::EngineRef::UNKNOWN,
-                cost_from_root: 0.0,
-                biggest_wl_cost: 0.0,
-                is_wl_pv: false,
-                games: GameCounts::default(),
-            })
-            .collect();
-        node.parents = n
-            .parents
-            .iter()
-            .map(|&(p, mv)| ParentLink {
-                parent: NodeId(p as u32),
-                mv,
-            })
-            .collect();
-        book.push_node(node);
-    }
-    report.katago_hashes = hashes;
-    // KataGo grew the book; which network it used, a `.katabook` does not say.
-    let katago =
-        crate::engine::EngineId::program(crate::engine::EngineKind::KataGo, "katago", None);
-    let by = book
-        .register_engine(&katago)
-        .map_err(|e| bad(1, e.to_string()))?;
-    book.attribute_all(by);
-    crate::book::recompute_everything(&mut book);
-    Ok((book, report))
+/// A book node from a KataGo node, under tengen's identity.
+fn stored_node(n: &RawNode, hash: BookHash, to_canonical: Symmetry) -> Node {
+    let mut node = Node::new(
+        hash,
+        n.to_move,
+        SymmetrySet::from_slice(&n.syms),
+        to_canonical,
+    );
+    node.not_in_book = n.values;
+    node.can_expand = n.can_expand;
+    node.edges = n
+        .moves
+        .iter()
+        .map(|&(mv, to_child, child, prior)| Edge {
+            mv,
+            to_child,
+            child: NodeId(child as u32),
+            prior: prior as f32,
+            added_by: crate::book::EngineRef::UNKNOWN,
+            cost_from_root: 0.0,
+            biggest_wl_cost: 0.0,
+            is_wl_pv: false,
+            games: GameCounts::default(),
+        })
+        .collect();
+    node.parents = n
+        .parents
+        .iter()
+        .map(|&(p, mv)| ParentLink {
+            parent: NodeId(p as u32),
+            mv,
+        })
+        .collect();
+    node
 }
 
 fn read_node(
