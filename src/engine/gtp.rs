@@ -7,18 +7,15 @@
 //! `avoid`), else asks for its one choice and values it with its own score estimate ([`choose`]).
 
 use super::line::{CappedLines, GTP_MAX_LINE, LineError};
-use super::{Analysis, CancelToken, Engine, EngineError, MoveInfo, Query, Report};
+use super::process::StderrTail;
+use super::{Analysis, CancelToken, Engine, EngineError, Query, Report};
 use crate::go::{BoardSize, Color, KoRule, Move, Rules, Scoring};
-use std::collections::{HashSet, VecDeque};
-use std::process::Stdio;
-use std::sync::{Arc, Mutex};
+use std::collections::HashSet;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncWriteExt, BufReader};
-use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::process::{Child, ChildStdin, ChildStdout};
 use tokio::sync::mpsc;
-
-/// Lines of stderr kept for error messages.
-const STDERR_LINES: usize = 40;
 
 /// What `genmove` answered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,7 +29,7 @@ pub struct GtpClient {
     child: Child,
     stdin: ChildStdin,
     stdout: CappedLines<BufReader<ChildStdout>>,
-    stderr: Arc<Mutex<VecDeque<String>>>,
+    stderr: StderrTail,
     known: HashSet<String>,
     name: String,
     /// The task copying stderr; it ends when the engine's stderr closes (waited for when the engine
@@ -50,50 +47,15 @@ impl GtpClient {
             engine: label.clone(),
             detail,
         };
-        let program = command
-            .first()
-            .ok_or_else(|| unavailable("no command given".into()))?;
-        let mut child = Command::new(program)
-            .args(&command[1..])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .map_err(|e| {
-                unavailable(format!(
-                    "could not run `{label}`: {e} (check the path and permissions)"
-                ))
-            })?;
-        let (Some(stdin), Some(stdout), Some(stderr)) =
-            (child.stdin.take(), child.stdout.take(), child.stderr.take())
-        else {
-            return Err(unavailable(
-                "its standard streams could not be opened".into(),
-            ));
-        };
-        let lines = Arc::new(Mutex::new(VecDeque::new()));
-        let stderr_task = {
-            let lines = Arc::clone(&lines);
-            tokio::spawn(async move {
-                let mut reader = CappedLines::new(BufReader::new(stderr), GTP_MAX_LINE);
-                while let Ok(Some(line)) = reader.next_line_lossy().await {
-                    let mut l = lines.lock().unwrap_or_else(|e| e.into_inner());
-                    if l.len() == STDERR_LINES {
-                        l.pop_front();
-                    }
-                    l.push_back(line);
-                }
-            })
-        };
+        let spawned = super::process::spawn(command, unavailable)?;
         let mut client = GtpClient {
-            child,
-            stdin,
-            stdout: CappedLines::new(BufReader::new(stdout), GTP_MAX_LINE),
-            stderr: lines,
+            child: spawned.child,
+            stdin: spawned.stdin,
+            stdout: CappedLines::new(BufReader::new(spawned.stdout), GTP_MAX_LINE),
+            stderr: spawned.stderr,
             known: HashSet::new(),
             name: label.clone(),
-            stderr_task: Some(stderr_task),
+            stderr_task: Some(spawned.stderr_task),
             timeout: Duration::from_secs(60),
         };
         let name = match client.command("name").await {
@@ -129,19 +91,7 @@ impl GtpClient {
     }
 
     fn stderr_tail(&self) -> String {
-        let lines = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
-        if lines.is_empty() {
-            String::new()
-        } else {
-            let tail: Vec<&str> = lines
-                .iter()
-                .rev()
-                .take(12)
-                .rev()
-                .map(String::as_str)
-                .collect();
-            format!("; its stderr ends with:\n  {}", tail.join("\n  "))
-        }
+        self.stderr.describe()
     }
 
     /// Waits (a little) until the engine's stderr is closed and read.
@@ -420,173 +370,6 @@ fn katago_rules_name(rules: Rules) -> String {
 /// The longest answer read (lines); an engine writing more without the closing blank line is broken.
 const MAX_ANSWER_LINES: usize = 100_000;
 
-/// One GTP answer, classified.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Answer {
-    /// `=`: the text after the marker and the optional id, lines joined.
-    Success(String),
-    /// `?`: the engine's message.
-    Failure(String),
-    /// Something else: the first line, shortened, for the error message.
-    NotAnswer(String),
-}
-
-/// Classifies an answer from its lines (the first non-blank line up to, not including, the blank line).
-pub fn parse_answer(lines: &[String]) -> Answer {
-    let Some(start) = lines.iter().position(|l| !l.trim().is_empty()) else {
-        return Answer::NotAnswer(String::new());
-    };
-    let first = &lines[start];
-    let mut chars = first.chars();
-    let marker = chars.next();
-    let mut body = vec![
-        chars
-            .as_str()
-            .trim_start_matches(|c: char| c.is_ascii_digit())
-            .trim()
-            .to_string(),
-    ];
-    body.extend(lines[start + 1..].iter().cloned());
-    let text = body.join("\n").trim().to_string();
-    match marker {
-        Some('=') => Answer::Success(text),
-        Some('?') => Answer::Failure(text),
-        _ => Answer::NotAnswer(first.chars().take(200).collect()),
-    }
-}
-
-/// Parses `B+3.5`, `W+2.0`, `0` (Black's lead).
-pub fn parse_score(text: &str) -> Option<f64> {
-    let t = text.split_whitespace().next()?;
-    if t == "0" {
-        return Some(0.0);
-    }
-    let (sign, rest) = match t.get(..2)? {
-        "B+" => (1.0, &t[2..]),
-        "W+" => (-1.0, &t[2..]),
-        _ => return None,
-    };
-    match rest {
-        "R" | "Resign" | "T" | "Time" => Some(sign * f64::INFINITY),
-        _ => rest.parse::<f64>().ok().map(|v| sign * v),
-    }
-}
-
-/// Parses one `kata-analyze` (or `lz-analyze`, values ×10000 and no scores) line into a report from
-/// Black's point of view; values in those lines are the player to move's.
-pub fn parse_analysis(line: &str, size: BoardSize, to_move: Color, kata: bool) -> Option<Report> {
-    const MARKERS: [&str; 4] = ["info", "rootInfo", "ownership", "ownershipStdev"];
-    const PV_ENDS: [&str; 8] = [
-        "info",
-        "rootInfo",
-        "ownership",
-        "ownershipStdev",
-        "pvVisits",
-        "pvEdgeVisits",
-        "movesOwnership",
-        "movesOwnershipStdev",
-    ];
-    let scale = if kata { 1.0 } else { 10_000.0 };
-    let black = |wr: f64| {
-        if to_move == Color::Black {
-            wr
-        } else {
-            1.0 - wr
-        }
-    };
-    let lead = |s: f64| if to_move == Color::Black { s } else { -s };
-    let tokens: Vec<&str> = line.split_whitespace().collect();
-    let mut report = Report::default();
-    let mut i = 0;
-    let mut root_seen = false;
-    while i < tokens.len() {
-        match tokens[i] {
-            "info" => {
-                i += 1;
-                let mut info = MoveInfo {
-                    mv: Move::Pass,
-                    visits: 0,
-                    winrate: 0.5,
-                    score_lead: 0.0,
-                    prior: 0.0,
-                    pv: vec![],
-                    lcb: None,
-                    proven: false,
-                    score_mean: None,
-                };
-                let mut has_move = false;
-                while i < tokens.len() && !MARKERS.contains(&tokens[i]) {
-                    let key = tokens[i];
-                    if key == "pv" {
-                        i += 1;
-                        while i < tokens.len() && !PV_ENDS.contains(&tokens[i]) {
-                            info.pv.push(Move::parse_gtp(tokens[i], size).ok()?);
-                            i += 1;
-                        }
-                        continue;
-                    }
-                    let value = *tokens.get(i + 1)?;
-                    let num = || value.parse::<f64>().ok();
-                    match key {
-                        "move" => {
-                            info.mv = Move::parse_gtp(value, size).ok()?;
-                            has_move = true;
-                        }
-                        "visits" => info.visits = value.parse().ok()?,
-                        "winrate" => info.winrate = black(num()? / scale),
-                        "scoreLead" => info.score_lead = lead(num()?),
-                        "scoreSelfplay" => info.score_mean = Some(lead(num()?)),
-                        "prior" => info.prior = num()? / scale,
-                        "lcb" => info.lcb = Some(num()? / scale),
-                        _ => {}
-                    }
-                    i += 2;
-                }
-                if has_move {
-                    report.moves.push(info);
-                }
-            }
-            "rootInfo" => {
-                i += 1;
-                root_seen = true;
-                while i + 1 < tokens.len() && !MARKERS.contains(&tokens[i]) {
-                    let value = tokens[i + 1].parse::<f64>().ok()?;
-                    match tokens[i] {
-                        "visits" => report.root.visits = value as u64,
-                        "winrate" => report.root.winrate = black(value),
-                        "scoreLead" => report.root.score_lead = lead(value),
-                        "scoreSelfplay" => report.root.score_mean = lead(value),
-                        "scoreStdev" => report.root.score_stdev = value,
-                        _ => {}
-                    }
-                    i += 2;
-                }
-            }
-            "ownership" => {
-                i += 1;
-                let n = size.area();
-                let values: Option<Vec<f32>> = tokens
-                    .get(i..i + n)?
-                    .iter()
-                    .map(|t| t.parse::<f32>().ok().map(|v| lead(v as f64) as f32))
-                    .collect();
-                report.ownership = Some(values?);
-                i += n;
-            }
-            _ => i += 1,
-        }
-    }
-    if !root_seen {
-        // lz-analyze has no root info: the visits are the children's, the value the most visited move's.
-        report.root.visits = report.moves.iter().map(|m| m.visits).sum();
-        if let Some(best) = report.moves.iter().max_by_key(|m| m.visits) {
-            report.root.winrate = best.winrate;
-            report.root.score_lead = best.score_lead;
-        }
-    }
-    (!report.moves.is_empty()).then_some(report)
-}
-
 /// A GTP engine behind the [`Engine`] trait. Queries run one at a time (GTP has one board).
 pub struct GtpEngine {
     command: Vec<String>,
@@ -695,5 +478,7 @@ pub fn gnugo_rule_flags(rules: Rules) -> Vec<String> {
 }
 
 mod choose;
+mod parse;
+pub use parse::{Answer, parse_analysis, parse_answer, parse_score};
 #[cfg(test)]
 mod tests;

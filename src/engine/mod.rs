@@ -10,6 +10,7 @@ pub mod katago;
 pub mod line;
 pub mod mcts;
 pub mod pool;
+pub mod process;
 pub mod query;
 pub mod rollout;
 pub mod spec;

@@ -1,6 +1,8 @@
 //! The client against real KataGo transcripts, replayed by `tests/support/fake_katago.py`.
 
 use super::*;
+use super::process::version_at_least;
+use crate::engine::Report;
 use crate::go::{Game, Komi, Move, Rules};
 
 const DATA: &str = concat!(
