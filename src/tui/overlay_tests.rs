@@ -252,3 +252,40 @@ fn an_engine_without_a_network_says_the_overlay_is_unavailable() {
         app.status.text
     );
 }
+
+#[test]
+fn a_stone_on_the_other_sides_ground_is_drawn_dead() {
+    let mut app = app();
+    key(&mut app, "l");
+    let size = app.book.as_ref().unwrap().size;
+    let stone = app.line()[0];
+    let Move::Play(p) = stone else {
+        panic!("the book's first move is a pass")
+    };
+    let gtp = stone.to_gtp(size);
+    key(&mut app, "o");
+    // White owns the point of Black's stone: the network reads the stone as dead.
+    let e = eval(&app, &[(&gtp, 0.95)], &[]);
+    let line = app.line();
+    update(
+        &mut app,
+        Action::Job(JobEvent::Evaluated { line, eval: Ok(e) }),
+    );
+    let buf = board(&app);
+    let c = cell(&buf, p.x() as u16, p.y() as u16);
+    assert_eq!(c.symbol(), "●", "the stone stays a stone");
+    assert!(c.modifier.contains(Modifier::CROSSED_OUT), "{c:?}");
+    // Where Black owns it, it is drawn as ever.
+    let e = eval(&app, &[(&gtp, -0.95)], &[]);
+    let line = app.line();
+    update(
+        &mut app,
+        Action::Job(JobEvent::Evaluated { line, eval: Ok(e) }),
+    );
+    let buf = board(&app);
+    assert!(
+        !cell(&buf, p.x() as u16, p.y() as u16)
+            .modifier
+            .contains(Modifier::CROSSED_OUT)
+    );
+}

@@ -55,8 +55,14 @@ enum Watched {
 /// Runs the workbench until the user quits. Must be called inside a tokio runtime.
 pub async fn run(options: Options) -> Result<(), RuntimeError> {
     let mut terminal = ratatui::try_init()?;
-    // Clicks and the wheel come as events; the terminal gives them back to itself when we stop.
+    // Clicks and the wheel come as events; the terminal gets them back when we stop, on a panic too
+    // (ratatui's own hook, which runs after this one, restores the rest).
     crossterm::execute!(std::io::stdout(), crossterm::event::EnableMouseCapture)?;
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = crossterm::execute!(std::io::stdout(), crossterm::event::DisableMouseCapture);
+        previous(info);
+    }));
     let result = event_loop(&mut terminal, options).await;
     let _ = crossterm::execute!(std::io::stdout(), crossterm::event::DisableMouseCapture);
     ratatui::restore();
