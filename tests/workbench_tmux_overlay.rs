@@ -186,7 +186,7 @@ fn an_engine_without_a_network_says_the_overlay_is_unavailable() {
     let screen = tmux.wait_for("the overlay's refusal", Duration::from_secs(10), |s| {
         s.contains("overlay unavailable")
     });
-    assert!(screen.contains("has no network"), "{screen}");
+    assert!(screen.contains("runs no network"), "{screen}");
     assert!(!screen.contains("· ownership"), "{screen}");
     tmux.keys(&["q"]);
     tmux.wait_for("the program to exit", Duration::from_secs(10), |s| {

@@ -40,6 +40,9 @@ pub fn evaluate(
     match engine.network_eval(&game) {
         Some(Ok(eval)) => Ok(Box::new((*eval).clone())),
         Some(Err(e)) => Err(e.to_string()),
-        None => Err(format!("the engine `{}` has no network", engine.name())),
+        None => Err(format!(
+            "the engine `{}` runs no network of its own",
+            engine.name()
+        )),
     }
 }

@@ -113,7 +113,7 @@ pub fn evaluated(app: &mut App, line: Vec<Move>, eval: Result<Box<NnEval>, Strin
         Err(why) => {
             if app.overlay != Overlay::Off {
                 app.status = super::app::Status {
-                    text: format!("overlay unavailable: {why} (the onnx engine has one)"),
+                    text: format!("overlay unavailable: {why} (the onnx engine does)"),
                     is_error: true,
                 };
             }

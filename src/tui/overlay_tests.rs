@@ -247,7 +247,7 @@ fn an_engine_without_a_network_says_the_overlay_is_unavailable() {
     assert!(app.status.is_error);
     assert!(
         app.status.text.contains("overlay unavailable")
-            && app.status.text.contains("has no network"),
+            && app.status.text.contains("runs no network"),
         "{}",
         app.status.text
     );
