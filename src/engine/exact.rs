@@ -172,6 +172,13 @@ impl Engine for ExactEngine {
         self.inner.id().with_exact()
     }
 
+    fn network_eval(
+        &self,
+        game: &crate::go::Game,
+    ) -> Option<Result<Arc<crate::nn::output::NnEval>, super::EngineError>> {
+        self.inner.network_eval(game)
+    }
+
     fn analyze(&self, query: Query) -> Analysis {
         let (analysis, tx, cancel) = Analysis::channel();
         let engine = self.clone();

@@ -32,4 +32,14 @@ pub trait Engine: Send + Sync {
     fn id(&self) -> EngineId;
 
     fn analyze(&self, query: Query) -> Analysis;
+
+    /// The raw network's evaluation of one position (ownership, policy, values), for engines that run a
+    /// network in process; `None` for engines without one (rollout, GTP programs). Blocks while the
+    /// network runs, so callers off the async threads only.
+    fn network_eval(
+        &self,
+        _game: &crate::go::Game,
+    ) -> Option<Result<std::sync::Arc<crate::nn::output::NnEval>, EngineError>> {
+        None
+    }
 }

@@ -53,6 +53,13 @@ impl Engine for Metered {
         self.inner.id()
     }
 
+    fn network_eval(
+        &self,
+        game: &crate::go::Game,
+    ) -> Option<Result<Arc<crate::nn::output::NnEval>, crate::engine::EngineError>> {
+        self.inner.network_eval(game)
+    }
+
     fn analyze(&self, mut query: Query) -> Analysis {
         query.report_every = query.report_every.or(Some(REPORT_EVERY));
         let mut inner = self.inner.analyze(query);

@@ -4,6 +4,7 @@
 
 pub mod book_port;
 pub mod endgame;
+pub mod evaluate;
 pub mod metered;
 pub mod runner;
 pub mod view;
@@ -99,5 +100,11 @@ pub enum JobEvent {
     Notice {
         text: String,
         is_error: bool,
+    },
+    /// The network's evaluation of the position after `line` (root orientation) for the board's overlays,
+    /// or why there is none (the engine has no network, the network failed).
+    Evaluated {
+        line: Vec<Move>,
+        eval: Result<Box<crate::nn::output::NnEval>, String>,
     },
 }

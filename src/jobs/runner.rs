@@ -55,6 +55,11 @@ pub enum Request {
         line: Vec<Move>,
         subtree: bool,
     },
+    /// Evaluate the position after `line` once with the engine's network (ownership and policy for the
+    /// board's overlays); the answer comes back as [`JobEvent::Evaluated`].
+    Evaluate {
+        line: Vec<Move>,
+    },
     StopAll,
 }
 
@@ -316,6 +321,12 @@ impl Scheduler {
                     },
                 });
             }
+            Request::Evaluate { line } => super::evaluate::spawn(
+                Arc::clone(&self.shared),
+                Arc::clone(&self.engine),
+                self.events.clone(),
+                line,
+            ),
             Request::StopAll => {}
         }
     }

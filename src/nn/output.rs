@@ -36,7 +36,7 @@ impl RawOutput {
 }
 
 /// A network's evaluation of a position, in `kata-raw-nn`'s terms (White's point of view).
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NnEval {
     pub white_win: f32,

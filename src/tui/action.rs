@@ -58,6 +58,9 @@ pub enum Action {
         path: String,
         result: Result<Vec<u32>, String>,
     },
+    /// A command from the mouse, already resolved against the screen's layout ([`super::mouse`]): the
+    /// recording keeps what the click meant, so a replay needs no layout of its own.
+    Run(Command),
 }
 
 /// A named command, with arguments where it takes them.
@@ -119,6 +122,8 @@ pub enum Command {
         file: String,
         subtree: bool,
     },
+    /// The board's overlay from the network: ownership, policy or off; without one, the next in turn.
+    Overlay(Option<super::overlay::Overlay>),
 }
 
 impl Command {
@@ -203,6 +208,11 @@ impl Command {
                 }),
                 None => Err("usage: export FILE.sgf [subtree]".into()),
             },
+            "overlay" => match args.as_slice() {
+                [] => Ok(Command::Overlay(None)),
+                [kind] => super::overlay::Overlay::parse(kind).map(|k| Command::Overlay(Some(k))),
+                _ => Err("usage: overlay [ownership|policy|off]".into()),
+            },
             _ => Err(format!("unknown command `{name}` (press ? for the list)")),
         }
     }
@@ -240,6 +250,11 @@ pub enum Effect {
         file: String,
         line: Vec<Move>,
         subtree: bool,
+    },
+    /// Evaluate the position after this line with the engine's network, for the overlays; the answer
+    /// comes back as [`crate::jobs::JobEvent::Evaluated`].
+    Evaluate {
+        line: Vec<Move>,
     },
 }
 
@@ -296,5 +311,13 @@ mod tests {
             })
         );
         assert!(Command::parse("export").is_err());
+        assert_eq!(Command::parse("overlay"), Ok(Command::Overlay(None)));
+        assert_eq!(
+            Command::parse("overlay policy"),
+            Ok(Command::Overlay(Some(
+                super::super::overlay::Overlay::Policy
+            )))
+        );
+        assert!(Command::parse("overlay heat").is_err());
     }
 }

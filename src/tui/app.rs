@@ -108,6 +108,9 @@ pub struct App {
     pub caution_accepted: bool,
     /// Finished expansion steps folded out of the jobs list (the list keeps the last few).
     pub expansions_done: u64,
+    /// The board's overlay (`o`, `:overlay`), and the network's evaluations it draws from.
+    pub overlay: super::overlay::Overlay,
+    pub evals: super::overlay::Evals,
 }
 
 impl Default for App {
@@ -150,6 +153,8 @@ impl App {
             engine: None,
             caution_accepted: false,
             expansions_done: 0,
+            overlay: super::overlay::Overlay::Off,
+            evals: super::overlay::Evals::default(),
         }
     }
 

@@ -48,7 +48,9 @@ impl JobFeed {
                 self.progress.remove(&id);
                 vec![Action::Job(event)]
             }
-            JobEvent::Queued { .. } | JobEvent::Started { .. } => vec![Action::Job(event)],
+            JobEvent::Queued { .. } | JobEvent::Started { .. } | JobEvent::Evaluated { .. } => {
+                vec![Action::Job(event)]
+            }
             // Rare events that may touch what the held nodes describe (a mark, the end of expansion):
             // the nodes go first, so that nothing older lands after them.
             JobEvent::MarksChanged { .. }

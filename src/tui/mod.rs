@@ -10,6 +10,8 @@ pub mod confirm;
 pub mod endgame;
 pub mod feed;
 pub mod keymap;
+pub mod mouse;
+pub mod overlay;
 pub mod panes;
 pub mod render;
 pub mod runtime;
@@ -27,6 +29,10 @@ mod endgame_tests;
 #[cfg(test)]
 mod jobs_tests;
 #[cfg(test)]
+mod mouse_tests;
+#[cfg(test)]
 mod moves_tests;
+#[cfg(test)]
+mod overlay_tests;
 #[cfg(test)]
 mod tests;

@@ -16,9 +16,23 @@ pub fn render(app: &App, frame: &mut Frame) {
     draw(app, frame.area(), frame.buffer_mut());
 }
 
-/// Draws into any buffer (the terminal's, a test's, a headless replay's).
-pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
-    use ratatui::widgets::Widget;
+/// Where each pane goes on a screen of `area`: one computation that drawing and the mouse share, so a
+/// click lands on what was drawn there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Areas {
+    pub main: Rect,
+    pub status: Rect,
+    pub board: Rect,
+    pub moves: Rect,
+    pub line: Rect,
+    pub jobs: Rect,
+    /// The graph (`w`) over the lower half of the right side, when shown.
+    pub graph: Option<Rect>,
+    /// The annotated game's pane, over the lower right, when a game is loaded.
+    pub annotate: Option<Rect>,
+}
+
+pub fn areas(app: &App, area: Rect) -> Areas {
     let [main, status] = Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(area);
     let (board_w, board_h) = BoardPane::size_for(app);
     let [left, right] =
@@ -28,38 +42,58 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         .min(main.height / 3);
     // The line goes under the board when the board leaves room, otherwise on the right.
     let line_h = 4;
-    if left.height >= board_h + line_h {
+    let (board, line, moves, jobs) = if left.height >= board_h + line_h {
         let [board, line] =
             Layout::vertical([Constraint::Length(board_h), Constraint::Min(0)]).areas(left);
-        BoardPane { app }.render(board, buf);
-        LinePane { app }.render(line, buf);
         let [moves, jobs] =
             Layout::vertical([Constraint::Min(0), Constraint::Length(jobs_h)]).areas(right);
-        MovesPane { app }.render(moves, buf);
-        JobsPane { app }.render(jobs, buf);
+        (board, line, moves, jobs)
     } else {
-        BoardPane { app }.render(left, buf);
         let [moves, line, jobs] = Layout::vertical([
             Constraint::Min(0),
             Constraint::Length(3),
             Constraint::Length(jobs_h),
         ])
         .areas(right);
-        MovesPane { app }.render(moves, buf);
-        LinePane { app }.render(line, buf);
-        JobsPane { app }.render(jobs, buf);
-    }
-    if app.show_graph {
+        (left, line, moves, jobs)
+    };
+    let graph = app.show_graph.then(|| {
         let half = right.height / 2;
-        let graph = Rect::new(right.x, right.y + half, right.width, right.height - half);
+        Rect::new(right.x, right.y + half, right.width, right.height - half)
+    });
+    let annotate = app
+        .annotation
+        .as_ref()
+        .map(|_| AnnotatePane::area(main, board_w));
+    Areas {
+        main,
+        status,
+        board,
+        moves,
+        line,
+        jobs,
+        graph,
+        annotate,
+    }
+}
+
+/// Draws into any buffer (the terminal's, a test's, a headless replay's).
+pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
+    use ratatui::widgets::Widget;
+    let at = areas(app, area);
+    BoardPane { app }.render(at.board, buf);
+    MovesPane { app }.render(at.moves, buf);
+    LinePane { app }.render(at.line, buf);
+    JobsPane { app }.render(at.jobs, buf);
+    if let Some(graph) = at.graph {
         super::panes::graph::GraphPane { app }.render(graph, buf);
     }
     if let Some(state) = app.endgame_open() {
-        super::panes::endgame::EndgamePane { app, state }.render(main, buf);
+        super::panes::endgame::EndgamePane { app, state }.render(at.main, buf);
     }
-    StatusPane { app }.render(status, buf);
-    if let Some(game) = &app.annotation {
-        AnnotatePane { app, game }.render(AnnotatePane::area(main, board_w), buf);
+    StatusPane { app }.render(at.status, buf);
+    if let (Some(game), Some(pane)) = (&app.annotation, at.annotate) {
+        AnnotatePane { app, game }.render(pane, buf);
     }
     if let Mode::Help(scroll) = app.mode {
         HelpPane { app, scroll }.render(area, buf);

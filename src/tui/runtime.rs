@@ -55,7 +55,16 @@ enum Watched {
 /// Runs the workbench until the user quits. Must be called inside a tokio runtime.
 pub async fn run(options: Options) -> Result<(), RuntimeError> {
     let mut terminal = ratatui::try_init()?;
+    // Clicks and the wheel come as events; the terminal gets them back when we stop, on a panic too
+    // (ratatui's own hook, which runs after this one, restores the rest).
+    crossterm::execute!(std::io::stdout(), crossterm::event::EnableMouseCapture)?;
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = crossterm::execute!(std::io::stdout(), crossterm::event::DisableMouseCapture);
+        previous(info);
+    }));
     let result = event_loop(&mut terminal, options).await;
+    let _ = crossterm::execute!(std::io::stdout(), crossterm::event::DisableMouseCapture);
     ratatui::restore();
     result
 }
@@ -167,6 +176,11 @@ async fn event_loop(
                     None => continue,
                 },
                 Some(Ok(Event::Resize(width, height))) => Action::Resize { width, height },
+                // Resolved against the screen as drawn; the command it means is what gets recorded.
+                Some(Ok(Event::Mouse(m))) => match super::mouse::action(&app, &m) {
+                    Some(action) => action,
+                    None => continue,
+                },
                 Some(Ok(_)) => continue,
                 Some(Err(e)) => return Err(e.into()),
                 None => Action::Terminate,
@@ -250,7 +264,7 @@ async fn event_loop(
 fn is_input(action: &Action) -> bool {
     matches!(
         action,
-        Action::Key(_) | Action::Resize { .. } | Action::GameFile { .. }
+        Action::Key(_) | Action::Resize { .. } | Action::GameFile { .. } | Action::Run(_)
     )
 }
 
@@ -291,6 +305,17 @@ fn perform(
                 subtree,
             },
             Effect::RetryJob(id) => Request::Retry(id),
+            Effect::Evaluate { line } if runner.is_none() => {
+                // Answered here, so the overlay says why it is off instead of waiting.
+                let event = crate::jobs::JobEvent::Evaluated {
+                    line,
+                    eval: Err("no engine is running".into()),
+                };
+                let more = dispatch(app, Action::Job(event), theme_name);
+                debug_assert!(more.is_empty());
+                continue;
+            }
+            Effect::Evaluate { line } => Request::Evaluate { line },
             Effect::LoadTheme(name) => {
                 let action = theme_action(dirs, &name);
                 // A theme is a file read: it goes through the recorder like any other input.

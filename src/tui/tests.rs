@@ -376,7 +376,8 @@ fn broken_keymap_and_theme_files_keep_the_previous_ones() {
 }
 
 #[test]
-fn rank_numbers_are_coloured_by_badness() {
+fn moves_are_coloured_by_points_lost_on_the_board_and_in_the_table() {
+    use super::panes::Badness;
     let (app, _) = app(80, 24);
     let area = Rect::new(0, 0, 80, 24);
     let mut buf = Buffer::empty(area);
@@ -384,13 +385,35 @@ fn rank_numbers_are_coloured_by_badness() {
     // The board's top-left intersection is at (4, 2); D4 is column 3, row 3 from the top.
     let cell = |x: usize, y: usize| &buf[(4 + 2 * x as u16, 2 + y as u16)];
     assert_eq!(cell(3, 3).symbol(), "1");
-    assert_eq!(cell(3, 3).fg, app.theme.rank_best);
+    assert_eq!(cell(3, 3).fg, app.theme.points_lost_0);
     assert_eq!(cell(4, 3).symbol(), "2", "E4");
     assert_eq!(
         cell(4, 3).fg,
-        app.theme.rank_bad,
-        "E4 loses about 4 points and 34% for Black"
+        app.theme.points_lost_3,
+        "E4 loses between 3 and 6 points for Black: KaTrain's orange"
     );
+    // Each row of the table is in the colour of the class its Δscore falls in.
+    let moves = render::areas(&app, area).moves;
+    let node = app.current().unwrap();
+    let best = node.edges[0].values;
+    let mut classes = Vec::new();
+    for (i, edge) in node.edges.iter().enumerate() {
+        let y = moves.y + 2 + i as u16;
+        let row: String = (moves.x + 1..moves.right() - 1)
+            .map(|x| buf[(x, y)].symbol().to_string())
+            .collect();
+        let delta: f64 = row.split_whitespace().nth(4).unwrap().parse().unwrap();
+        let class = Badness::of_loss(-delta);
+        assert_eq!(
+            class,
+            Badness::of(&edge.values, &best, node.to_move),
+            "{row}"
+        );
+        // The highlighted row keeps its colour on the highlight.
+        assert_eq!(buf[(moves.x + 3, y)].fg, class.color(&app.theme), "{row}");
+        classes.push(class);
+    }
+    assert!(classes.contains(&Badness::Best) && classes.contains(&Badness::Mistake));
 }
 
 #[test]

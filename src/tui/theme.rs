@@ -35,6 +35,19 @@ impl Glyphs {
         }
     }
 
+    /// An empty point the network expects `black` (or White) to own: a filled square where it is sure,
+    /// a small one where it leans (`x`/`o` in ASCII, where the style says how sure).
+    pub fn territory(self, black: bool, sure: bool) -> &'static str {
+        match (self, black, sure) {
+            (Glyphs::Round, true, true) => "■",
+            (Glyphs::Round, true, false) => "▪",
+            (Glyphs::Round, false, true) => "□",
+            (Glyphs::Round, false, false) => "▫",
+            (Glyphs::Ascii, true, _) => "x",
+            (Glyphs::Ascii, false, _) => "o",
+        }
+    }
+
     /// The horizontal grid line between two points.
     pub fn connector(self) -> &'static str {
         match self {
@@ -85,6 +98,15 @@ theme_struct!(
     rank_fair,
     rank_poor,
     rank_bad,
+    points_lost_0,
+    points_lost_0_5,
+    points_lost_1_5,
+    points_lost_3,
+    points_lost_6,
+    points_lost_12,
+    ownership_black,
+    ownership_white,
+    policy,
     pv,
     highlight_bg,
     mark,
@@ -123,6 +145,15 @@ impl Theme {
             rank_fair: Color::Reset,
             rank_poor: Color::Reset,
             rank_bad: Color::Reset,
+            points_lost_0: Color::Reset,
+            points_lost_0_5: Color::Reset,
+            points_lost_1_5: Color::Reset,
+            points_lost_3: Color::Reset,
+            points_lost_6: Color::Reset,
+            points_lost_12: Color::Reset,
+            ownership_black: Color::Reset,
+            ownership_white: Color::Reset,
+            policy: Color::Reset,
             pv: Color::Reset,
             highlight_bg: Color::Reset,
             mark: Color::Reset,

@@ -16,6 +16,13 @@ const KEPT_FINISHED_JOBS: usize = 100;
 const KEPT_EXPANSIONS: usize = 5;
 
 pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
+    let mut effects = apply(app, action);
+    // Whatever changed the position, an overlay that is on asks for the new one's evaluation.
+    effects.extend(super::overlay::request(app));
+    effects
+}
+
+fn apply(app: &mut App, action: Action) -> Vec<Effect> {
     match action {
         Action::Key(key) => on_key(app, key),
         Action::Resize { width, height } => {
@@ -106,6 +113,7 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
             }
             Vec::new()
         }
+        Action::Run(command) => run(app, command),
     }
 }
 
@@ -384,6 +392,7 @@ pub fn run(app: &mut App, command: Command) -> Vec<Effect> {
         },
         Command::TogglePv => app.show_pv = !app.show_pv,
         Command::ToggleGraph => app.show_graph = !app.show_graph,
+        Command::Overlay(choice) => super::overlay::set(app, choice),
         Command::Export { file, subtree } => {
             return vec![Effect::Export {
                 file,
@@ -741,6 +750,7 @@ fn job_event(app: &mut App, event: JobEvent) {
         JobEvent::Notice { text, is_error } => app.status = Status { text, is_error },
         // The endgame pane took it above.
         JobEvent::EndgameReport { .. } => {}
+        JobEvent::Evaluated { line, eval } => super::overlay::evaluated(app, line, eval),
         JobEvent::ExpansionIdle { reason } => {
             app.expansion = Expansion::Stopped;
             info(app, format!("expansion stopped: {reason}"));

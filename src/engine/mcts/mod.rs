@@ -312,6 +312,11 @@ impl Engine for MctsEngine {
         super::EngineId::onnx(self.network_id.clone())
     }
 
+    fn network_eval(&self, game: &Game) -> Option<Result<Arc<NnEval>, EngineError>> {
+        // The root evaluation the search starts from, averaged over symmetries and cached per position.
+        Some(self.root_eval(game))
+    }
+
     fn analyze(&self, query: Query) -> Analysis {
         let (analysis, tx, cancel) = Analysis::channel();
         let engine = self.clone();

@@ -1,10 +1,12 @@
 //! The board: stones, coordinates, the last move, the book's moves as rank numbers coloured by badness,
-//! and the highlighted move's line previewed as numbers. Two columns per intersection: the point's one-cell
-//! mark (a stone, a rank `1`–`9` then `a`–`z`, the grid) and the grid line to the next point.
+//! the highlighted move's line previewed as numbers, and the network's overlay (ownership as squares, policy
+//! as percent). Two columns per intersection: the point's one-cell mark (a stone, a rank `1`–`9` then
+//! `a`–`z`, the grid) and the grid line to the next point, which only a two-digit policy number takes.
 
 use super::Badness;
 use crate::go::{Color as Player, Move, Point};
 use crate::tui::app::App;
+use crate::tui::overlay::{self, Overlay};
 use crate::tui::theme::Glyphs;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -103,6 +105,8 @@ impl Widget for BoardPane<'_> {
             let i = index(screen(p));
             cells[i].1 = cells[i].1.bg(theme.last_move);
         }
+        // Points that show a policy number keep it under a book move's colours, so both read at once.
+        let policy_at = overlay_layer(app, &mut cells);
         if let (Some(node), Some(step)) = (app.current(), app.current_step()) {
             if let Some(best) = node.edges.first() {
                 for (rank, edge) in node.edges.iter().enumerate() {
@@ -119,7 +123,13 @@ impl Widget for BoardPane<'_> {
                     }
                     for mv in app.edge_points_in_root(node, step, edge) {
                         if let Move::Play(p) = mv {
-                            cells[index(screen(p))] = (rank_label(rank), style);
+                            let i = index(screen(p));
+                            let label = if policy_at[i] {
+                                cells[i].0.clone()
+                            } else {
+                                rank_label(rank)
+                            };
+                            cells[i] = (label, style);
                         }
                     }
                 }
@@ -153,17 +163,92 @@ impl Widget for BoardPane<'_> {
             for sx in 0..w {
                 let (text, style) = &cells[sy * w + sx];
                 let x = inner.x + 3 + 2 * sx as u16;
-                // Every label is one cell, so the grid line to its right is always drawn.
+                // Marks are one cell, so the grid line to their right is drawn; only a two-digit policy
+                // number takes it.
                 let connector = if sx + 1 < w {
                     theme.glyphs.connector()
                 } else {
                     " "
                 };
                 put(buf, x, y, text, *style);
-                put(buf, x + 1, y, connector, board_style.fg(theme.grid));
+                if text.chars().count() < 2 {
+                    put(buf, x + 1, y, connector, board_style.fg(theme.grid));
+                }
             }
         }
     }
+}
+
+/// Draws the overlay (ownership or policy of the position, from the network) into the screen cells;
+/// returns which cells now show a policy number.
+fn overlay_layer(app: &App, cells: &mut [(String, Style)]) -> Vec<bool> {
+    let mut policy_at = vec![false; cells.len()];
+    let (Some(book), Some(game), Some(eval)) = (&app.book, &app.game, overlay::current(app)) else {
+        return policy_at;
+    };
+    let theme = &app.theme;
+    let size = book.size;
+    let inverse = app.view.inverse();
+    let board_style = Style::default().bg(theme.board_bg);
+    for sy in 0..size.height() {
+        for sx in 0..size.width() {
+            let root = inverse.apply(size, Point::new(sx, sy));
+            let i = size.row_major(root);
+            let cell = &mut cells[sy * size.width() + sx];
+            let stone = game.board().color_at(root);
+            match app.overlay {
+                Overlay::Ownership => {
+                    // The network's ownership is White's; positive here means Black's.
+                    let black = -eval.white_ownership.get(i).copied().unwrap_or(0.0);
+                    let (owner, sure) = (black > 0.0, black.abs() >= SURE);
+                    match stone {
+                        None if black.abs() >= LEANS => {
+                            let fg = if owner {
+                                theme.ownership_black
+                            } else {
+                                theme.ownership_white
+                            };
+                            let mut style = board_style.fg(fg);
+                            if !sure {
+                                style = style.add_modifier(Modifier::DIM);
+                            }
+                            cell.0 = theme.glyphs.territory(owner, sure).into();
+                            cell.1 = style;
+                        }
+                        // A stone on the other side's ground is dead in the network's eyes.
+                        Some(c) if sure && (c == Player::Black) != owner => {
+                            cell.1 = cell.1.add_modifier(Modifier::DIM | Modifier::CROSSED_OUT);
+                        }
+                        _ => {}
+                    }
+                }
+                Overlay::Policy => {
+                    let p = eval.policy.get(i).copied().flatten().unwrap_or(0.0);
+                    if stone.is_none() && p >= SHOWN_POLICY {
+                        let mut style = board_style.fg(theme.policy);
+                        if p >= 0.1 {
+                            style = style.add_modifier(Modifier::BOLD);
+                        }
+                        *cell = (policy_text(p), style);
+                        policy_at[sy * size.width() + sx] = true;
+                    }
+                }
+                Overlay::Off => {}
+            }
+        }
+    }
+    policy_at
+}
+
+/// Ownership from which a point is drawn as leaning to a side, and from which it is sure.
+const LEANS: f32 = 0.2;
+const SURE: f32 = 0.6;
+/// The smallest policy drawn (half a percent, which rounds to 1).
+const SHOWN_POLICY: f32 = 0.005;
+
+/// A policy as whole percent in at most two cells: `7`, `42`, `99` (for 99.5% and more).
+pub fn policy_text(p: f32) -> String {
+    format!("{}", ((p * 100.0).round() as u32).clamp(1, 99))
 }
 
 /// The one-cell label of the rank-th (0-based) move: `1`–`9`, then `a`–`z`, then `+` for the rest.

@@ -16,40 +16,55 @@ use crate::go::Color as Player;
 use crate::jobs::book_port::BlackValues;
 use ratatui::style::Color;
 
-/// How much worse a move is than the best one, in five classes as KataGo's book pages colour them.
+/// How much worse a move is than the best one: the points it loses for the side to move, in KaTrain's six
+/// classes (its default thresholds 12, 6, 3, 1.5 and 0.5 points; purple, red, orange, yellow, light green
+/// and green in its colours, the theme's `points_lost_*` here).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Badness {
+    /// Under half a point.
     Best,
-    Good,
-    Fair,
-    Poor,
-    Bad,
+    /// 0.5 to 1.5 points.
+    Slight,
+    /// 1.5 to 3 points.
+    Inaccuracy,
+    /// 3 to 6 points.
+    Mistake,
+    /// 6 to 12 points.
+    Blunder,
+    /// 12 points or more.
+    Huge,
 }
 
 impl Badness {
-    /// Classifies by the points lost for the player to move, counting each 4% of win rate as a point so
-    /// that decided positions (where the score barely moves) still separate good from bad moves.
-    pub fn of(values: &BlackValues, best: &BlackValues, to_move: Player) -> Badness {
+    /// The points lost against `best`, from the player to move's side.
+    pub fn points_lost(values: &BlackValues, best: &BlackValues, to_move: Player) -> f64 {
         let sign = if to_move == Player::Black { 1.0 } else { -1.0 };
-        let score_loss = sign * (best.score - values.score);
-        let winrate_loss = sign * (best.winrate - values.winrate);
-        let loss = score_loss.max(winrate_loss * 25.0);
+        sign * (best.score - values.score)
+    }
+
+    pub fn of(values: &BlackValues, best: &BlackValues, to_move: Player) -> Badness {
+        Badness::of_loss(Badness::points_lost(values, best, to_move))
+    }
+
+    pub fn of_loss(loss: f64) -> Badness {
         match loss {
-            l if l < 0.25 => Badness::Best,
-            l if l < 1.0 => Badness::Good,
-            l if l < 3.0 => Badness::Fair,
-            l if l < 6.0 => Badness::Poor,
-            _ => Badness::Bad,
+            l if l >= 12.0 => Badness::Huge,
+            l if l >= 6.0 => Badness::Blunder,
+            l if l >= 3.0 => Badness::Mistake,
+            l if l >= 1.5 => Badness::Inaccuracy,
+            l if l >= 0.5 => Badness::Slight,
+            _ => Badness::Best,
         }
     }
 
     pub fn color(self, theme: &Theme) -> Color {
         match self {
-            Badness::Best => theme.rank_best,
-            Badness::Good => theme.rank_good,
-            Badness::Fair => theme.rank_fair,
-            Badness::Poor => theme.rank_poor,
-            Badness::Bad => theme.rank_bad,
+            Badness::Best => theme.points_lost_0,
+            Badness::Slight => theme.points_lost_0_5,
+            Badness::Inaccuracy => theme.points_lost_1_5,
+            Badness::Mistake => theme.points_lost_3,
+            Badness::Blunder => theme.points_lost_6,
+            Badness::Huge => theme.points_lost_12,
         }
     }
 }
@@ -92,26 +107,32 @@ mod tests {
 
     #[test]
     fn badness_is_from_the_mover_view() {
-        let best = BlackValues {
-            winrate: 0.6,
-            score: 2.0,
+        let at = |score: f64| BlackValues {
+            score,
             ..Default::default()
         };
-        let slightly = BlackValues {
-            winrate: 0.59,
-            score: 1.5,
-            ..Default::default()
-        };
-        let awful = BlackValues {
-            winrate: 0.2,
-            score: -8.0,
-            ..Default::default()
-        };
-        assert_eq!(Badness::of(&best, &best, Player::Black), Badness::Best);
-        assert_eq!(Badness::of(&slightly, &best, Player::Black), Badness::Good);
-        assert_eq!(Badness::of(&awful, &best, Player::Black), Badness::Bad);
+        let best = at(2.0);
+        // KaTrain's thresholds, each class from its lower bound up.
+        for (score, class) in [
+            (1.6, Badness::Best),
+            (1.5, Badness::Slight),
+            (0.5, Badness::Inaccuracy),
+            (-1.0, Badness::Mistake),
+            (-4.0, Badness::Blunder),
+            (-10.0, Badness::Huge),
+        ] {
+            assert_eq!(
+                Badness::of(&at(score), &best, Player::Black),
+                class,
+                "{score}"
+            );
+        }
         // For White the best move is the one lowest for Black.
-        assert_eq!(Badness::of(&best, &awful, Player::White), Badness::Bad);
+        assert_eq!(
+            Badness::of(&best, &at(-8.0), Player::White),
+            Badness::Blunder
+        );
+        assert_eq!(Badness::of(&at(-8.0), &best, Player::White), Badness::Best);
         assert_eq!(compact_count(45800.0), "45.8k");
         assert_eq!(clock(65_000), "1:05");
     }

@@ -219,13 +219,8 @@ impl Widget for MovesPane<'_> {
                 COLUMNS[c].width
             }
         };
-        // Keep the highlighted row in view when the table is taller than the pane.
         let visible = inner.height.saturating_sub(1) as usize;
-        let first = if app.cursor >= visible {
-            app.cursor + 1 - visible
-        } else {
-            0
-        };
+        let first = first_row(app.cursor, inner.height);
         for row in rows.iter().skip(first).take(visible) {
             let spans: Vec<Span> = shown
                 .iter()
@@ -240,6 +235,17 @@ impl Widget for MovesPane<'_> {
             ));
         }
         Paragraph::new(lines).render(inner, buf);
+    }
+}
+
+/// The first move row shown in a table of `inner_height` rows (a header, then the moves): the
+/// highlighted row stays in view when the table is taller than the pane. The mouse reads rows with it.
+pub fn first_row(cursor: usize, inner_height: u16) -> usize {
+    let visible = inner_height.saturating_sub(1) as usize;
+    if cursor >= visible {
+        cursor + 1 - visible
+    } else {
+        0
     }
 }
 

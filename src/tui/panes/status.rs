@@ -1,5 +1,5 @@
 //! The bottom line: the `:` command line while typing one, a yes/no question while one is asked, otherwise
-//! the last message on the left and the book, rules, view and engine on the right.
+//! the last message on the left and the book, rules, view, overlay and engine on the right.
 
 use crate::tui::app::{App, Mode};
 use ratatui::buffer::Buffer;
@@ -42,9 +42,16 @@ impl Widget for StatusPane<'_> {
             .as_ref()
             .map(|e| format!(" · {}", crate::tui::confirm::label(e)))
             .unwrap_or_default();
+        let overlay = match app.overlay {
+            crate::tui::overlay::Overlay::Off => String::new(),
+            kind if crate::tui::overlay::current(app).is_none() => {
+                format!(" · {} …", kind.name())
+            }
+            kind => format!(" · {}", kind.name()),
+        };
         let right = match &app.book {
             Some(b) => format!(
-                " {} · {} komi {} · view {}{engine} ",
+                " {} · {} komi {} · view {}{overlay}{engine} ",
                 b.name, b.size, b.rules.komi, app.view
             ),
             None => String::new(),
