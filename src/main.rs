@@ -4,7 +4,10 @@ mod cli;
 
 fn main() -> std::process::ExitCode {
     cli::edge::install_closed_stdout_hook();
-    match cli::run() {
+    let outcome = cli::run();
+    // Searches cancelled at the end still finish their last network batch; let them, quietly.
+    tengen::nn::batcher::wait_until_closed(std::time::Duration::from_secs(3));
+    match outcome {
         Ok(code) => code,
         // The reader of our output went away (`| head`): nothing to report to anyone.
         Err(err) if cli::edge::is_closed_stdout(&err) => cli::edge::exit_as_closed_pipe(),

@@ -53,6 +53,35 @@ pub struct Evaluator {
     fallback: Option<Arc<str>>,
     sessions: usize,
     stats: Arc<Stats>,
+    /// Last, so that the last handle's request sender is gone (and the threads told to stop) first.
+    _threads: Arc<SessionThreads>,
+}
+
+/// The session threads, joined when the last handle goes: a process must not exit while ONNX Runtime
+/// is still running a batch (its teardown then fails the batch with errors on stderr).
+struct SessionThreads(Mutex<Vec<std::thread::JoinHandle<()>>>);
+
+impl Drop for SessionThreads {
+    fn drop(&mut self) {
+        let handles = std::mem::take(self.0.get_mut().unwrap_or_else(|e| e.into_inner()));
+        for handle in handles {
+            let _ = handle.join();
+        }
+        OPEN_EVALUATORS.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Evaluators whose session threads have not been joined yet.
+static OPEN_EVALUATORS: AtomicUsize = AtomicUsize::new(0);
+
+/// Waits (at most `within`) until every evaluator's session threads have stopped: searches cancelled just
+/// before the program ends still hold the network for a few milliseconds, and a process that exits under
+/// a running batch makes ONNX Runtime print errors while it tears down.
+pub fn wait_until_closed(within: Duration) {
+    let deadline = Instant::now() + within;
+    while OPEN_EVALUATORS.load(Ordering::SeqCst) > 0 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }
 
 /// Counters for benchmarks and status lines.
@@ -82,10 +111,11 @@ impl Evaluator {
             path: model.to_path_buf(),
             detail: e.to_string(),
         };
+        let mut handles = Vec::with_capacity(count);
         for i in 0..count {
             let (path, options, queue) = (model.to_path_buf(), session.clone(), queue.clone());
             let (ready_tx, stats) = (ready_tx.clone(), stats.clone());
-            std::thread::Builder::new()
+            let handle = std::thread::Builder::new()
                 .name(format!("tengen-nn-{i}"))
                 .spawn(move || match open_session(&path, &options) {
                     Ok(opened) => {
@@ -97,6 +127,7 @@ impl Evaluator {
                     }
                 })
                 .map_err(spawn_failed)?;
+            handles.push(handle);
         }
         drop(ready_tx);
         let mut opened = None;
@@ -116,6 +147,10 @@ impl Evaluator {
             fallback: fallback.map(Into::into),
             sessions: count,
             stats,
+            _threads: {
+                OPEN_EVALUATORS.fetch_add(1, Ordering::SeqCst);
+                Arc::new(SessionThreads(Mutex::new(handles)))
+            },
         })
     }
 
