@@ -5,7 +5,7 @@
 //! frontier's values from short searches of such positions. Where a position has few empty points the
 //! game tree below it may be small enough to search exactly, so that a tree leaf could take the proven
 //! score instead of a playout and a small root could report proven values for its moves. Wired in at the
-//! root only ([`root_values`], at most [`ROOT_MAX_EMPTY`] empty points): a 4x4 ending of 7 empty points
+//! root only ([`root_values`], at most `root::ROOT_MAX_EMPTY` empty points): a 4x4 ending of 7 empty points
 //! still costs about 570,000 nodes (0.3 s), far too slow for a leaf (docs/rollout.md).
 //!
 //! Static safety ([`safety`]) bounds every position without a pending pass by the pass-alive areas of
@@ -35,16 +35,19 @@
 //! solver's line passes it. The game's history and the tree's path are the same for every line of one
 //! solve, and every solve starts with an empty table.
 
+mod bits;
 #[cfg(test)]
 mod effort;
 mod guard;
+mod root;
 mod safety;
+use bits::{Geometry, Position};
 #[cfg(test)]
 pub use effort::Effort;
 use guard::Reach;
+pub use root::{root_budget, root_is_tiny, root_values};
 
-use super::tree::RootPosition;
-use crate::go::{Board, BoardSize, Color, KoRule, Move, Point, Rules, zobrist};
+use crate::go::{Board, BoardSize, Color, KoRule, Move, Rules, zobrist};
 use foldhash::fast::FixedState;
 use std::collections::HashMap;
 
@@ -52,195 +55,6 @@ use std::collections::HashMap;
 pub const MAX_AREA: usize = 25;
 /// The depths at which lines are cut, tried in turn (superko makes every game finite, but not short).
 const CUTS: [usize; 3] = [16, 32, 64];
-/// A root with at most this many empty points gets exact values for all its moves.
-const ROOT_MAX_EMPTY: usize = 9;
-/// Exact root values on boards of at most this many points (4x4): 5x5 endings of 9 empty points cost
-/// millions of nodes per move, which made 5x5 self-play (coevolution) ten times slower.
-const ROOT_MAX_AREA: usize = 16;
-/// Nodes one root move may cost before it goes without an exact value: 4x4 endings of 8 empty points take
-/// 2.1–2.5 million, so a 9-empty root's moves settle with this (docs/rollout.md, issue #5 seeds).
-const ROOT_BUDGET: u64 = 4_000_000;
-/// Nodes per requested visit: exact solves cost in proportion to the search asked for, so a 30-visit
-/// self-play move stays quick while a book's 1,000-visit quick re-search gets the full budget.
-const NODES_PER_VISIT: u64 = 4_000;
-
-/// The node budget per root move for a query of `visits` (`None`: limited by time only).
-pub fn root_budget(visits: Option<u64>) -> u64 {
-    visits.map_or(ROOT_BUDGET, |v| {
-        v.saturating_mul(NODES_PER_VISIT).min(ROOT_BUDGET)
-    })
-}
-
-/// The board's shape as bit masks: point `y * width + x` is bit `y * width + x`.
-#[derive(Debug, Clone, Copy)]
-struct Geometry {
-    width: usize,
-    area: usize,
-    all: u32,
-    /// Points not in the first column (where a shift to the right may land) and not in the last.
-    not_first_column: u32,
-    not_last_column: u32,
-    /// Each bit's padded-grid index, for the Zobrist keys the superko history is written in.
-    grid: [u16; MAX_AREA],
-}
-
-impl Geometry {
-    fn new(size: BoardSize) -> Option<Geometry> {
-        let (width, area) = (size.width(), size.area());
-        if area > MAX_AREA {
-            return None;
-        }
-        let all = (1u32 << area) - 1;
-        let column = |x: usize| (0..size.height()).fold(0u32, |m, y| m | 1 << (y * width + x));
-        let mut grid = [0u16; MAX_AREA];
-        for (i, p) in size.points().enumerate() {
-            grid[i] = p.index() as u16;
-        }
-        Some(Geometry {
-            width,
-            area,
-            all,
-            not_first_column: all & !column(0),
-            not_last_column: all & !column(width - 1),
-            grid,
-        })
-    }
-
-    #[inline]
-    fn neighbours(&self, m: u32) -> u32 {
-        (((m << 1) & self.not_first_column)
-            | ((m >> 1) & self.not_last_column)
-            | (m << self.width)
-            | (m >> self.width))
-            & self.all
-    }
-
-    /// The connected part of `within` that contains `seed`.
-    #[inline]
-    fn flood(&self, within: u32, seed: u32) -> u32 {
-        let mut region = seed;
-        loop {
-            let grown = (region | self.neighbours(region)) & within;
-            if grown == region {
-                return region;
-            }
-            region = grown;
-        }
-    }
-
-    fn point(&self, bit: usize) -> Point {
-        Point::from_index(self.grid[bit] as usize)
-    }
-}
-
-/// The stones (Black's mask, White's) and their Zobrist hash, equal to [`Board::stone_hash`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Position {
-    stones: [u32; 2],
-    hash: u128,
-}
-
-impl Position {
-    fn of(board: &Board, geo: &Geometry) -> Position {
-        let mut pos = Position {
-            stones: [0; 2],
-            hash: 0,
-        };
-        for bit in 0..geo.area {
-            if let Some(c) = board.color_at(geo.point(bit)) {
-                pos.stones[c.index()] |= 1 << bit;
-                pos.hash ^= zobrist::STONE[c.index()][geo.grid[bit] as usize];
-            }
-        }
-        pos
-    }
-
-    fn occupied(&self) -> u32 {
-        self.stones[0] | self.stones[1]
-    }
-
-    fn stone_count(&self) -> usize {
-        self.occupied().count_ones() as usize
-    }
-
-    /// The position after `color` plays at the empty `bit`, and whether it captured; `None` for suicide.
-    #[inline]
-    fn play(&self, geo: &Geometry, color: Color, bit: usize) -> Option<(Position, bool)> {
-        let (me, them) = (color.index(), color.opponent().index());
-        let stone = 1u32 << bit;
-        let mut next = *self;
-        next.stones[me] |= stone;
-        next.hash ^= zobrist::STONE[me][geo.grid[bit] as usize];
-        let empty = geo.all & !next.occupied();
-        let mut enemies = geo.neighbours(stone) & next.stones[them];
-        let mut captured = false;
-        while enemies != 0 {
-            let chain = geo.flood(next.stones[them], enemies & enemies.wrapping_neg());
-            enemies &= !chain;
-            if geo.neighbours(chain) & empty == 0 {
-                next.remove(geo, them, chain);
-                captured = true;
-            }
-        }
-        // A capture always frees a point next to the new stone.
-        let own = geo.flood(next.stones[me], stone);
-        if !captured && geo.neighbours(own) & empty == 0 {
-            return None;
-        }
-        Some((next, captured))
-    }
-
-    fn remove(&mut self, geo: &Geometry, side: usize, chain: u32) {
-        self.stones[side] &= !chain;
-        let mut rest = chain;
-        while rest != 0 {
-            let bit = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            self.hash ^= zobrist::STONE[side][geo.grid[bit] as usize];
-        }
-    }
-
-    /// Each side's pass-alive area (see [`safety`]): points it keeps whatever the other does.
-    fn safe_areas(&self, geo: &Geometry) -> [u32; 2] {
-        let [black, white] = self.stones;
-        let black_safe = safety::pass_alive_area(geo, black, white);
-        [
-            black_safe,
-            safety::pass_alive_area(geo, white, black) & !black_safe,
-        ]
-    }
-
-    /// The position with the stones inside each side's safe area taken off, as its owner would before
-    /// the game ends (the solver plays no move inside a safe area).
-    fn cleared(&self, geo: &Geometry) -> Position {
-        let [black_safe, white_safe] = self.safe_areas(geo);
-        let mut clear = *self;
-        clear.stones[0] &= !white_safe;
-        clear.stones[1] &= !black_safe;
-        clear
-    }
-
-    /// Black's area minus White's (Tromp-Taylor: stones plus empty regions only one colour reaches).
-    fn black_area(&self, geo: &Geometry) -> i32 {
-        let [black, white] = self.stones;
-        let mut diff = black.count_ones() as i32 - white.count_ones() as i32;
-        let empty = geo.all & !self.occupied();
-        let mut left = empty;
-        while left != 0 {
-            let region = geo.flood(empty, left & left.wrapping_neg());
-            left &= !region;
-            let border = geo.neighbours(region);
-            let size = region.count_ones() as i32;
-            match (border & black != 0, border & white != 0) {
-                (true, false) => diff += size,
-                (false, true) => diff -= size,
-                _ => {}
-            }
-        }
-        diff
-    }
-}
-
 /// The positions before the solver's line: the game's (sorted) and the tree's path, both as superko
 /// keys, and the most stones any of them had.
 pub struct Outside<'a> {
@@ -755,43 +569,6 @@ impl Solver {
         }
         (children, count)
     }
-}
-
-/// Whether the root is small enough, in board and in empty points, for exact move values.
-pub fn root_is_tiny(root: &RootPosition) -> bool {
-    root.board.size().area() <= ROOT_MAX_AREA
-        && root.board.empty_count() <= ROOT_MAX_EMPTY
-        && root.rules.ko != KoRule::Simple
-}
-
-/// Black's exact area minus White's after each of the root's `moves`, when the root is tiny (see
-/// [`root_is_tiny`]) and each move settles within `budget` nodes (`None` for one that does not).
-pub fn root_values(root: &RootPosition, moves: &[Move], budget: u64) -> Option<Vec<Option<i32>>> {
-    if !root_is_tiny(root) {
-        return None;
-    }
-    let mut solver = Solver::new(root.board.size(), root.rules)?;
-    let outside = Outside {
-        history: &root.history,
-        path: &[],
-        max_stones: root.max_stones,
-    };
-    let values = moves
-        .iter()
-        .map(|&mv| {
-            solver.table.clear();
-            let one = solver.solve_moves(
-                &root.board,
-                root.to_move,
-                root.consecutive_passes,
-                &outside,
-                &[mv],
-                budget,
-            );
-            one.map(|v| v[0])
-        })
-        .collect();
-    Some(values)
 }
 
 #[cfg(test)]

@@ -1,8 +1,11 @@
 //! The solver against hand-checked positions, the proven 3x3 value, and a plain search over `Game`.
 
+use super::root::{NODES_PER_VISIT, ROOT_BUDGET};
 use super::*;
 use crate::engine::Query;
 use crate::engine::rollout::root_position;
+use crate::engine::rollout::tree::RootPosition;
+use crate::go::Point;
 use crate::go::playout::FastRng;
 use crate::go::score::area_difference;
 use crate::go::{Game, Komi};
