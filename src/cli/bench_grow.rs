@@ -78,6 +78,7 @@ fn engine(args: &GrowArgs, spec_text: &str) -> Result<Grower> {
     let options = super::bench_nn::session(args.threads, 1, false, "cpu")?;
     let params = SearchParams {
         batch_size: args.batch.max(1),
+        pipelined: args.batch > 1,
         threads: args.search_threads.max(1),
         ..SearchParams::default()
     };

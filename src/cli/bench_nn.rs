@@ -265,6 +265,7 @@ pub fn search(args: SearchBenchArgs) -> Result<ExitCode> {
     let options = session(args.sessions, args.threads, args.spin, &args.device)?;
     let params = SearchParams {
         batch_size: args.batch.max(1),
+        pipelined: args.batch > 1,
         threads: args.search_threads.max(1),
         ..SearchParams::default()
     };

@@ -8,7 +8,7 @@
 use super::ladder::for_each_laddered_stone;
 use super::pass_alive::{self, AreaOptions};
 use crate::go::board::Board;
-use crate::go::{BoardSize, Color, Game, KoRule, Move, Scoring, Tax};
+use crate::go::{BoardSize, Color, Game, KoRule, Move, Scoring, Symmetry, Tax};
 
 pub const SPATIAL_PLANES: usize = 22;
 pub const GLOBAL_FEATURES: usize = 19;
@@ -25,6 +25,25 @@ pub struct Features {
 }
 
 impl Features {
+    /// The features of the board turned by `symmetry` (the same board size: a transposing symmetry only
+    /// belongs to square boards): what encoding the turned position gives, without replaying its history.
+    pub fn transformed(&self, symmetry: Symmetry) -> Features {
+        let size = self.size;
+        let area = size.area();
+        let mut spatial = vec![0.0; self.spatial.len()];
+        for p in size.points() {
+            let (from, to) = (size.row_major(p), size.row_major(symmetry.apply(size, p)));
+            for plane in 0..SPATIAL_PLANES {
+                spatial[plane * area + to] = self.spatial[plane * area + from];
+            }
+        }
+        Features {
+            size,
+            spatial,
+            global: self.global,
+        }
+    }
+
     /// The same features in a larger tensor, the board in its top-left corner and plane 0 (on board) 0
     /// elsewhere: how positions of several sizes share one batch, or a net sees a board in a fixed buffer.
     pub fn padded_to(&self, tensor: BoardSize) -> Features {
@@ -227,6 +246,25 @@ mod tests {
     fn plane(f: &Features, plane: usize) -> &[f32] {
         let area = f.size.area();
         &f.spatial[plane * area..(plane + 1) * area]
+    }
+
+    #[test]
+    fn turned_features_are_the_features_of_the_turned_game() {
+        let size = BoardSize::square(9).unwrap();
+        let rules = Rules::tromp_taylor().with_komi(Komi::from_f64(7.0).unwrap());
+        // A ladder, a capture, a ko shape and a pass: every kind of plane has something on it.
+        let moves = "C3 D3 D4 C4 B4 D2 E3 C2 B3 E2 F3 G7 pass";
+        let g = Game::from_gtp_moves(size, rules, moves).unwrap();
+        for &s in Symmetry::group(size) {
+            let mut turned = Game::new(size, rules);
+            for &(color, mv) in g.moves() {
+                turned.play_as(color, s.apply_move(size, mv)).unwrap();
+            }
+            let expected = encode(&turned);
+            let got = encode(&g).transformed(s);
+            assert_eq!(got.global, expected.global, "{s}");
+            assert_eq!(got.spatial, expected.spatial, "{s}");
+        }
     }
 
     #[test]

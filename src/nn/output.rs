@@ -17,6 +17,21 @@ pub struct RawOutput {
 }
 
 impl RawOutput {
+    /// The outputs of a board evaluated turned by `symmetry`, turned back to the board's own orientation.
+    pub fn untransformed(
+        &self,
+        size: crate::go::BoardSize,
+        symmetry: crate::go::Symmetry,
+    ) -> RawOutput {
+        let mut out = self.clone();
+        for p in size.points() {
+            let (to, from) = (size.row_major(p), size.row_major(symmetry.apply(size, p)));
+            out.policy[to] = self.policy[from];
+            out.ownership[to] = self.ownership[from];
+        }
+        out
+    }
+
     /// The outputs of a board evaluated in the top-left corner of a larger tensor, cut back to the board.
     pub fn cropped(&self, tensor: crate::go::BoardSize, board: crate::go::BoardSize) -> RawOutput {
         let (tw, w, h) = (tensor.width(), board.width(), board.height());

@@ -1,10 +1,12 @@
 //! `mcts`: PUCT search guided by a neural network (KataGo's networks, imported to ONNX), the engine
 //! behind the engine spec `onnx:PATH`.
 //!
-//! A search runs one or more search threads over one tree (`search.rs`). Each thread descends the tree,
-//! gathers a batch of leaves (each leaving a virtual loss on its path), encodes them and hands them to the
-//! shared [`Evaluator`] while it gathers the next batch: two batches per thread are in flight, so the
-//! network's sessions never wait for the tree. Evaluations are cached by position (stones, ko, player, the
+//! A search runs one or more search threads over one tree (`search.rs`). Each thread descends the tree to
+//! a leaf, encodes it (under a symmetry of the board picked by the position) and hands it to the shared
+//! [`Evaluator`], then backs its evaluation up before the next descent, as KataGo's one-thread search
+//! does. Larger batches (each leaf leaving a virtual loss on its path) and a second batch in flight while
+//! the next is gathered are options for throughput; at a few hundred visits they cost strength.
+//! Evaluations are cached by position (stones, ko, player, the
 //! history the network sees, rules) for every search of the engine, so transpositions and repeated
 //! analyses of a position cost nothing; a cached leaf still goes through the batch it was gathered in, so
 //! that a single-threaded search grows the same tree whatever the cache holds. The root's network output
@@ -15,6 +17,7 @@ pub mod cache;
 mod search;
 mod shared;
 pub mod tree;
+pub mod utility;
 
 use super::{Analysis, Engine, EngineError, Query};
 use crate::go::{Color, Game, Move, Setup, Symmetry};
@@ -123,9 +126,12 @@ impl MctsEngine {
         let options = config
             .session_options()
             .map_err(|e| unavailable(e.to_string()))?;
+        // Room for the leaves of several searches at once (a book grows several nodes side by side), not
+        // only for this engine's own batch.
+        let defaults = BatchOptions::default();
         let batch = BatchOptions {
-            max_batch: params.batch_size.max(1) * 2,
-            ..BatchOptions::default()
+            max_batch: defaults.max_batch.max(params.batch_size.max(1) * 2),
+            ..defaults
         };
         let evaluator =
             Evaluator::open(model, &options, batch).map_err(|e| unavailable(e.to_string()))?;
@@ -183,7 +189,26 @@ impl MctsEngine {
         if let Some(hit) = self.cache.get(key) {
             return Ok(hit);
         }
-        let eval = Arc::new(self.evaluator.evaluate(game).map_err(|e| self.failure(e))?);
+        // Under the symmetry a search's leaf would use, so that the cache holds one answer per position.
+        let symmetry = self.leaf_symmetry(game, key);
+        let features = match symmetry {
+            Some(s) => encode(game).transformed(s),
+            None => encode(game),
+        };
+        let raw = self
+            .evaluator
+            .evaluate_features(vec![features])
+            .map_err(|e| self.failure(e))?
+            .pop()
+            .ok_or_else(|| EngineError::Died {
+                engine: self.name(),
+                detail: "the network answered no position".into(),
+            })?;
+        let raw = match symmetry {
+            Some(s) => raw.untransformed(game.size(), s),
+            None => raw,
+        };
+        let eval = Arc::new(postprocess(game, &raw));
         self.cache.insert(key, eval.clone());
         Ok(eval)
     }

@@ -1,17 +1,19 @@
 //! One search: its state (the tree, the utility, the ownership seen) and the search threads that grow it.
 //!
-//! Every thread loops: under the lock, gather a batch of leaves (each with a virtual loss on its path);
-//! outside it, look each leaf up in the evaluation cache, encode the others and submit them; then wait for
-//! the batch submitted before, post-process it outside the lock and back it up under the lock. With one
+//! Every thread loops: under the lock, gather a batch of leaves (one by default; each with a virtual loss
+//! on its path); outside it, look each leaf up in the evaluation cache, encode the others and submit them;
+//! then wait for that batch (or, pipelined, for the one submitted before), post-process it outside the
+//! lock and back it up under the lock. With one
 //! thread the order of every step is fixed, so the same query gives the same tree whatever the cache
 //! holds and however the evaluator batches; with more, threads interleave and the result varies a little
 //! from run to run, as KataGo's does.
 
 use super::shared::Saved;
-use super::tree::{NodeId, Tree, Utility, sign};
+use super::tree::{NodeId, Tree, sign};
+use super::utility::Utility;
 use super::{DEFAULT_VISITS, MctsEngine, edges_for, position_key};
 use crate::engine::{CancelToken, Engine, EngineError, MoveInfo, Query, Report, RootInfo};
-use crate::go::{Color, Game, Move, score};
+use crate::go::{Color, Game, Move, Symmetry, score};
 use crate::nn::{Features, NnEval, Pending, encode, postprocess};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -198,12 +200,17 @@ impl MctsEngine {
                     (leaves, false)
                 }
             };
-            let next = if gathered.is_empty() {
+            let mut next = if gathered.is_empty() {
                 None
             } else {
                 Some(self.submit(gathered)?)
             };
             if let Some(batch) = in_flight.take() {
+                self.absorb(shared, batch)?;
+            }
+            if !self.params.pipelined
+                && let Some(batch) = next.take()
+            {
                 self.absorb(shared, batch)?;
             }
             in_flight = next;
@@ -230,15 +237,34 @@ impl MctsEngine {
         }
     }
 
+    /// The symmetry a leaf is evaluated under: one of the board's, picked by the position (so the same
+    /// position always gets the same evaluation, cached or not), as KataGo's `nnRandomize` picks one at
+    /// random: the network's errors in one orientation do not repeat over the whole tree.
+    pub(super) fn leaf_symmetry(&self, game: &Game, key: u128) -> Option<Symmetry> {
+        if !self.params.leaf_symmetries {
+            return None;
+        }
+        let group = Symmetry::group(game.size());
+        let pick = super::mix(key as u64 ^ (key >> 64) as u64) % group.len() as u64;
+        Some(group[pick as usize])
+    }
+
     /// Looks the leaves up in the cache and sends the others to the network.
     fn submit(&self, leaves: Vec<Leaf>) -> Result<Batch, EngineError> {
         let keys: Vec<u128> = leaves.iter().map(|l| position_key(&l.game)).collect();
         let cached: Vec<Option<Arc<NnEval>>> = keys.iter().map(|&k| self.cache.get(k)).collect();
         let features: Vec<Features> = leaves
             .iter()
+            .zip(&keys)
             .zip(&cached)
             .filter(|(_, c)| c.is_none())
-            .map(|(l, _)| encode(&l.game))
+            .map(|((l, &k), _)| {
+                let features = encode(&l.game);
+                match self.leaf_symmetry(&l.game, k) {
+                    Some(s) => features.transformed(s),
+                    None => features,
+                }
+            })
             .collect();
         let answers = self
             .evaluator
@@ -268,6 +294,10 @@ impl MctsEngine {
                         engine: self.name(),
                         detail: "the network answered fewer positions than it was sent".into(),
                     })?;
+                    let raw = match self.leaf_symmetry(&leaf.game, key) {
+                        Some(s) => raw.untransformed(leaf.game.size(), s),
+                        None => raw,
+                    };
                     let eval = Arc::new(postprocess(&leaf.game, &raw));
                     self.cache.insert(key, eval.clone());
                     eval
@@ -299,12 +329,12 @@ impl State {
     ) -> State {
         let size = root_game.size();
         let params = engine.params;
-        let utility = Utility {
-            static_factor: params.static_score_utility_factor,
-            dynamic_factor: params.dynamic_score_utility_factor,
-            center: root_eval.white_score_mean as f64,
-            scale: (0.75 * (size.area() as f64).sqrt()).max(1.0),
-        };
+        let utility = Utility::new(
+            params.static_score_utility_factor,
+            params.dynamic_score_utility_factor,
+            root_eval.white_score_mean as f64,
+            size.area(),
+        );
         let mut state = State {
             tree: Tree::new(params, root_game.to_move()),
             utility,
@@ -432,9 +462,11 @@ impl State {
 
     /// Gives `id` an edge for every legal move the policy allows, minus `avoid`, renormalised.
     fn expand(&mut self, id: NodeId, game: &Game, eval: &NnEval, avoid: &[Move]) {
+        let nn_utility = self.utility.sample(eval).utility;
         let node = self.tree.node_mut(id);
         node.edges = edges_for(game, eval, avoid);
         node.expanded = true;
+        node.nn_utility = nn_utility;
     }
 
     fn record(&mut self, path: &[NodeId], eval: &NnEval, had_virtual_loss: bool) {

@@ -4,7 +4,8 @@
 //! full search just added, so begins with the full search's visits to every other move. A search that bans
 //! no more than the kept one starts afresh: asked the same question again, a search answers the same.
 
-use super::tree::{Tree, Utility};
+use super::tree::Tree;
+use super::utility::Utility;
 use crate::go::{Game, Move};
 use crate::nn::NnEval;
 use std::collections::VecDeque;

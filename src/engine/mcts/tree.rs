@@ -1,13 +1,13 @@
 //! The search tree and PUCT as KataGo does it: the exploration constant grows with the log of the
-//! parent's visits, unvisited children get the parent's value minus a reduction ("first-play urgency"),
-//! descents in flight carry a virtual loss so that one batch spreads over different leaves, and the final
+//! parent's visits and with the spread of its utility, unvisited children get a blend of the parent's own
+//! evaluation and its average minus a reduction ("first-play urgency"), descents in flight (when a search
+//! batches leaves) carry a virtual loss so that one batch spreads over different leaves, and the final
 //! move is chosen by a lower confidence bound among the well-visited moves.
 //!
 //! Every value is stored from White's point of view (as KataGo stores them) and turned towards the player
 //! choosing at each node.
 
 use crate::go::{Color, Move};
-use crate::nn::NnEval;
 
 /// Search constants; defaults are KataGo's.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -15,8 +15,15 @@ pub struct SearchParams {
     pub cpuct_exploration: f64,
     pub cpuct_exploration_log: f64,
     pub cpuct_exploration_base: f64,
+    /// Exploration grows with the spread of the parent's utility, around this prior spread.
+    pub cpuct_utility_stdev_prior: f64,
+    pub cpuct_utility_stdev_prior_weight: f64,
+    pub cpuct_utility_stdev_scale: f64,
     pub fpu_reduction_max: f64,
     pub root_fpu_reduction_max: f64,
+    /// Unvisited children start from a blend of the parent's own evaluation and its average, the
+    /// average weighing (visited policy)^this.
+    pub fpu_parent_weight_pow: f64,
     /// Standard deviations below the mean for the final choice.
     pub lcb_stdevs: f64,
     /// Only moves with at least this share of the most-visited move's visits compete by LCB.
@@ -26,11 +33,16 @@ pub struct SearchParams {
     pub dynamic_score_utility_factor: f64,
     /// Leaves gathered per network call (each carrying a virtual loss).
     pub batch_size: usize,
-    /// Search threads per search, each with two batches in flight. One thread is deterministic; more
-    /// interleave their descents (each leaves a virtual loss) and vary a little from run to run.
+    /// Whether a thread gathers its next batch while the last one is evaluated (two in flight). Faster,
+    /// but every leaf in flight is a descent chosen without its predecessors' results.
+    pub pipelined: bool,
+    /// Search threads per search. One thread is deterministic; more interleave their descents (each
+    /// leaves a virtual loss) and vary a little from run to run.
     pub threads: usize,
     /// Average the root's network output over the board's symmetries.
     pub root_symmetries: bool,
+    /// Evaluate each leaf under a symmetry of the board picked by its position (KataGo's `nnRandomize`).
+    pub leaf_symmetries: bool,
 }
 
 impl Default for SearchParams {
@@ -39,15 +51,21 @@ impl Default for SearchParams {
             cpuct_exploration: 1.0,
             cpuct_exploration_log: 0.45,
             cpuct_exploration_base: 500.0,
+            cpuct_utility_stdev_prior: 0.4,
+            cpuct_utility_stdev_prior_weight: 2.0,
+            cpuct_utility_stdev_scale: 0.85,
             fpu_reduction_max: 0.2,
             root_fpu_reduction_max: 0.1,
+            fpu_parent_weight_pow: 2.0,
             lcb_stdevs: 5.0,
             min_visit_prop_for_lcb: 0.15,
             static_score_utility_factor: 0.1,
             dynamic_score_utility_factor: 0.3,
-            batch_size: 8,
+            batch_size: 1,
+            pipelined: false,
             threads: 1,
             root_symmetries: true,
+            leaf_symmetries: true,
         }
     }
 }
@@ -72,6 +90,8 @@ pub struct Node {
     /// A leaf whose evaluation is on its way.
     pub pending: bool,
     pub visits: u64,
+    /// The utility of the node's own evaluation (White's view).
+    pub nn_utility: f64,
     pub virtual_losses: u32,
     pub utility_sum: f64,
     pub utility_sq_sum: f64,
@@ -101,50 +121,6 @@ pub struct Sample {
     pub lead: f64,
     pub score_mean: f64,
     pub score_sq: f64,
-}
-
-/// How a network evaluation is turned into a utility.
-#[derive(Debug, Clone, Copy)]
-pub struct Utility {
-    pub static_factor: f64,
-    pub dynamic_factor: f64,
-    /// The expected score the dynamic term is centred on (White's view).
-    pub center: f64,
-    /// Points over which the score utility saturates (grows with the board).
-    pub scale: f64,
-}
-
-impl Utility {
-    pub fn of_score(&self, white_score: f64) -> f64 {
-        let squash = |x: f64| std::f64::consts::FRAC_2_PI * (x / self.scale).atan();
-        self.static_factor * squash(white_score)
-            + self.dynamic_factor * squash(white_score - self.center)
-    }
-
-    pub fn sample(&self, eval: &NnEval) -> Sample {
-        let win = eval.white_win as f64 + 0.5 * eval.no_result as f64;
-        let mean = eval.white_score_mean as f64;
-        let stdev = eval.white_score_stdev as f64;
-        Sample {
-            utility: (eval.white_win - eval.white_loss) as f64 + self.of_score(mean),
-            win,
-            lead: eval.white_lead as f64,
-            score_mean: mean,
-            score_sq: stdev * stdev + mean * mean,
-        }
-    }
-
-    /// A finished game: the result is certain.
-    pub fn terminal(&self, white_score: f64) -> Sample {
-        let winloss = white_score.signum();
-        Sample {
-            utility: winloss + self.of_score(white_score),
-            win: 0.5 + 0.5 * winloss,
-            lead: white_score,
-            score_mean: white_score,
-            score_sq: white_score * white_score,
-        }
-    }
 }
 
 pub struct Tree {
@@ -187,6 +163,44 @@ impl Tree {
                 * ((visits + p.cpuct_exploration_base) / p.cpuct_exploration_base).ln()
     }
 
+    /// How much wider than usual to explore below a node whose utility varies more than the prior spread
+    /// (KataGo's factor, with the prior counting as a few visits).
+    fn utility_stdev_factor(&self, node: &Node) -> f64 {
+        let p = &self.params;
+        let n = node.visits as f64;
+        let stdev = if n <= 1.0 {
+            p.cpuct_utility_stdev_prior
+        } else {
+            let mean = node.utility_sum / n;
+            let mean_sq = (node.utility_sq_sum / n).max(mean * mean);
+            let prior_var = p.cpuct_utility_stdev_prior * p.cpuct_utility_stdev_prior;
+            let w = p.cpuct_utility_stdev_prior_weight;
+            (((mean * mean + prior_var) * w + mean_sq * n) / (w + n - 1.0) - mean * mean)
+                .max(0.0)
+                .sqrt()
+        };
+        1.0 + p.cpuct_utility_stdev_scale * (stdev / p.cpuct_utility_stdev_prior - 1.0)
+    }
+
+    /// The value an unvisited child of `id` starts with, for the player choosing there: the parent's own
+    /// evaluation while little of its policy has been tried, its search average as more is, less a
+    /// reduction that grows with the policy tried (KataGo's FPU).
+    fn first_play_urgency(&self, id: NodeId, visited_prior: f64) -> f64 {
+        let node = self.node(id);
+        let chooser = node.to_move.map_or(1.0, sign);
+        let reduction = if id == Tree::ROOT {
+            self.params.root_fpu_reduction_max
+        } else {
+            self.params.fpu_reduction_max
+        };
+        let average_weight = visited_prior
+            .powf(self.params.fpu_parent_weight_pow)
+            .min(1.0);
+        let parent =
+            average_weight * node.mean_utility() + (1.0 - average_weight) * node.nn_utility;
+        chooser * parent - reduction * visited_prior.sqrt()
+    }
+
     /// The edge PUCT picks at `id`, if the node has any.
     pub fn select_edge(&self, id: NodeId) -> Option<usize> {
         let node = self.node(id);
@@ -203,13 +217,10 @@ impl Tree {
                 }
             }
         }
-        let reduction = if id == Tree::ROOT {
-            self.params.root_fpu_reduction_max
-        } else {
-            self.params.fpu_reduction_max
-        };
-        let fpu = chooser * node.mean_utility() - reduction * visited_prior.sqrt();
-        let explore_scale = self.cpuct(child_visits) * (child_visits + 0.01).sqrt();
+        let fpu = self.first_play_urgency(id, visited_prior);
+        let explore_scale = self.cpuct(child_visits)
+            * (child_visits + 0.01).sqrt()
+            * self.utility_stdev_factor(node);
         let mut best = None;
         let mut best_value = f64::NEG_INFINITY;
         for (i, e) in node.edges.iter().enumerate() {
@@ -387,6 +398,41 @@ mod tests {
             Some(1),
             "a pending loss sends the next descent elsewhere"
         );
+    }
+
+    #[test]
+    fn first_play_urgency_moves_from_the_parents_evaluation_to_its_average() {
+        let mut t = tree_with_two_moves(0.5, 0.5);
+        // White's view: the root's own evaluation says +0.4, its search average -0.2 (visits below it).
+        t.node_mut(Tree::ROOT).nn_utility = 0.4;
+        t.node_mut(Tree::ROOT).utility_sum = -0.2;
+        // Black chooses at the root, so sees -0.4 and +0.2.
+        assert!((t.first_play_urgency(Tree::ROOT, 0.0) - -0.4).abs() < 1e-12);
+        assert!((t.first_play_urgency(Tree::ROOT, 1.0) - (0.2 - 0.1)).abs() < 1e-12);
+        let half = t.first_play_urgency(Tree::ROOT, 0.5);
+        assert!(
+            (half - (0.25 * 0.2 + 0.75 * -0.4 - 0.1 * 0.5f64.sqrt())).abs() < 1e-12,
+            "{half}"
+        );
+    }
+
+    #[test]
+    fn exploration_widens_where_the_utility_varies() {
+        let mut t = tree_with_two_moves(0.5, 0.5);
+        let calm = t.utility_stdev_factor(t.node(Tree::ROOT));
+        assert!(
+            (calm - 1.0).abs() < 1e-12,
+            "one visit: the prior spread, factor 1"
+        );
+        let root = t.node_mut(Tree::ROOT);
+        root.visits = 40;
+        root.utility_sum = 0.0;
+        root.utility_sq_sum = 40.0 * 0.8 * 0.8;
+        let volatile = t.utility_stdev_factor(t.node(Tree::ROOT));
+        let root = t.node_mut(Tree::ROOT);
+        root.utility_sq_sum = 40.0 * 0.05 * 0.05;
+        let settled = t.utility_stdev_factor(t.node(Tree::ROOT));
+        assert!(volatile > 1.5 && settled < 0.5, "{volatile} {settled}");
     }
 
     #[test]
