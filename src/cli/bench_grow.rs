@@ -51,8 +51,9 @@ pub struct GrowArgs {
     /// Search threads per search (`onnx:` engines; more than one is not deterministic)
     #[arg(long, default_value_t = 1)]
     search_threads: usize,
-    /// Leaves per network call (`onnx:` engines)
-    #[arg(long, default_value_t = 8)]
+    /// Leaves one search sends per network call (`onnx:` engines); 1 is the engine's default (no virtual
+    /// loss), and the searches of a batch of expansions still share network calls
+    #[arg(long, default_value_t = 1)]
     batch: usize,
     #[arg(long)]
     json: bool,
@@ -83,9 +84,10 @@ fn engine(args: &GrowArgs, spec_text: &str) -> Result<Grower> {
         ..SearchParams::default()
     };
     let model = tengen::nn::import::onnx_for(PathBuf::from(model).as_path())?;
+    let defaults = BatchOptions::default();
     let batch = BatchOptions {
-        max_batch: params.batch_size * 2,
-        ..BatchOptions::default()
+        max_batch: defaults.max_batch.max(params.batch_size * 2),
+        ..defaults
     };
     let evaluator = Evaluator::open(&model, &options, batch)?;
     let engine = MctsEngine::new(evaluator, params);
