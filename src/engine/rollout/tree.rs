@@ -23,7 +23,7 @@ pub struct SearchParams {
     pub rave_equivalence: f64,
     /// A leaf becomes a tree node after this many visits; before that only its playouts count. (4 halves
     /// the tree and helps a busy machine's caches, but its shallower tree lengthens the playouts: about 3%
-    /// fewer playouts per second on a quiet one; docs/rollout.md, fifth round.)
+    /// fewer playouts per second on a quiet one; docs/research/rollout-tree-speed.md.)
     pub expand_after: u32,
     /// Weight of the score in the value a node is selected by, beside a win's weight of 1. A little score
     /// keeps the search informative when every move wins or every move loses, e.g. 5x5 at komi 24.

@@ -11,7 +11,7 @@ const ROOT_MAX_EMPTY: usize = 9;
 /// millions of nodes per move, which made 5x5 self-play (coevolution) ten times slower.
 const ROOT_MAX_AREA: usize = 16;
 /// Nodes one root move may cost before it goes without an exact value: 4x4 endings of 8 empty points take
-/// 2.1–2.5 million, so a 9-empty root's moves settle with this (docs/rollout.md, issue #5 seeds).
+/// 2.1–2.5 million, so a 9-empty root's moves settle with this (docs/research/tiny-board-exact-values.md).
 pub(super) const ROOT_BUDGET: u64 = 4_000_000;
 /// Nodes per requested visit: exact solves cost in proportion to the search asked for, so a 30-visit
 /// self-play move stays quick while a book's 1,000-visit quick re-search gets the full budget.
