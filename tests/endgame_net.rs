@@ -317,3 +317,32 @@ fn root_proposals_against_the_course_first_moves() {
         assert!(counts[0][0] > 0 && counts[1][0] > 0);
     }
 }
+
+#[test]
+fn auto_says_it_gave_up_when_the_solver_and_the_blend_tree_both_do() {
+    // 07-subtraction-method/09 (answer 3 1/6): the exact solver stops at a small budget, and the blend
+    // tree finds every first move worse for its mover, so its game is a number.
+    let p = problem("07-subtraction-method/09.sgf");
+    let progress = exact::Progress::default();
+    let a = analyzer(AnalysisOptions {
+        auto_exact_positions: 1_000,
+        ..AnalysisOptions::default()
+    })
+    .analyze_watched(&LocalPosition::from(&p), Method::Auto, &progress)
+    .expect("analysis");
+    assert_eq!(a.method, Method::Blend);
+    assert!(a.game.is_number(), "{}", a.game);
+    let why = a.gave_up.expect("auto says it gave up");
+    assert!(
+        why.contains("exact solver") && why.contains("blend"),
+        "{why}"
+    );
+    // The fallback is no search of positions: the counter was cleared for it.
+    assert_eq!((progress.searched(), progress.budget()), (0, 0));
+    // A problem the solver finishes is an answer, not a give-up.
+    let p = problem("01-value-of-move/01.sgf");
+    let a = analyzer(AnalysisOptions::default())
+        .analyze(&LocalPosition::from(&p), Method::Auto)
+        .expect("analysis");
+    assert_eq!((a.method, a.gave_up), (Method::Exact, None));
+}

@@ -44,7 +44,6 @@ pub struct RolloutArgs {
 #[derive(Args)]
 pub struct EndgameBenchArgs {
     /// Folder of endgame problems (SGF with SQ regions)
-    #[arg(default_value = "../shared/data/endgame-dev")]
     dir: std::path::PathBuf,
 }
 

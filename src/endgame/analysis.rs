@@ -7,7 +7,7 @@
 //! first use and kept in the `Analyzer`, so one analyzer serves many analyses.
 
 use super::cgt::{Game, Kind, Rational, Thermograph, classify};
-use super::exact::{self, Node};
+use super::exact::{self, Node, Progress};
 use super::net::Networks;
 use super::types::Outcome;
 use crate::go::{Color, Point, Scoring};
@@ -41,6 +41,9 @@ pub struct Analysis {
     /// Network evaluations and exact positions searched, where they apply.
     pub evaluations: usize,
     pub notes: Vec<String>,
+    /// `Auto` only: why its answer is no answer. The exact solver gave up and the fallback's tree found
+    /// no move worth playing (its game is a number), which says nothing about a region too open to solve.
+    pub gave_up: Option<String>,
 }
 
 impl Analysis {
@@ -89,15 +92,27 @@ impl Analyzer {
         position: &LocalPosition,
         method: Method,
     ) -> Result<Analysis, AnalysisError> {
+        self.analyze_watched(position, method, &Progress::default())
+    }
+
+    /// [`Analyzer::analyze`], counting the exact search's positions in `progress` while it runs (another
+    /// thread may read them).
+    pub fn analyze_watched(
+        &self,
+        position: &LocalPosition,
+        method: Method,
+        progress: &Progress,
+    ) -> Result<Analysis, AnalysisError> {
         let start = Instant::now();
         let mut notes = Vec::new();
+        let mut gave_up = None;
         let mut outcome = match method {
-            Method::Exact => self.exact(position)?,
+            Method::Exact => self.exact_within(position, exact::MAX_POSITIONS, progress)?,
             Method::Lines => self.lines(position)?,
             Method::Net => self.tree(position, Method::Net)?,
             Method::Policy => self.tree(position, Method::Policy)?,
             Method::Blend => self.tree(position, Method::Blend)?,
-            Method::Auto => self.auto(position, &mut notes)?,
+            Method::Auto => self.auto(position, &mut notes, &mut gave_up, progress)?,
         };
         outcome.notes.splice(0..0, notes);
         let thermograph = Thermograph::of(&outcome.game);
@@ -118,23 +133,22 @@ impl Analyzer {
             elapsed: start.elapsed(),
             evaluations: outcome.evaluations,
             notes: outcome.notes,
+            gave_up,
         })
-    }
-
-    fn exact(&self, position: &LocalPosition) -> Result<Outcome, AnalysisError> {
-        self.exact_within(position, exact::MAX_POSITIONS)
     }
 
     fn exact_within(
         &self,
         position: &LocalPosition,
         max_positions: usize,
+        progress: &Progress,
     ) -> Result<Outcome, AnalysisError> {
-        let solution = exact::solve_within(
+        let solution = exact::solve_watched(
             &position.board,
             &position.region,
             self.options.scoring,
             max_positions,
+            progress,
         )?;
         let mut tree = VariationTree {
             nodes: Vec::new(),
@@ -172,17 +186,23 @@ impl Analyzer {
         super::net::grow(&self.nets, position, &self.options, method)
     }
 
+    /// The exact solver where the region is small enough and the search finishes within its budget,
+    /// else the blend tree. When the solver gave up and the tree's game is a number, `gave_up` says so.
     fn auto(
         &self,
         position: &LocalPosition,
         notes: &mut Vec<String>,
+        gave_up: &mut Option<String>,
+        progress: &Progress,
     ) -> Result<Outcome, AnalysisError> {
         let empty = position.region.empty_points(&position.board).len();
+        let mut solver_gave_up = None;
         if empty <= self.options.exact_max_empty {
-            match self.exact_within(position, self.options.auto_exact_positions) {
+            match self.exact_within(position, self.options.auto_exact_positions, progress) {
                 Ok(outcome) => return Ok(outcome),
                 Err(AnalysisError::Solve(e)) => {
                     notes.push(format!("exact solver gave up ({e}); using the network"));
+                    solver_gave_up = Some(e);
                 }
                 Err(e) => return Err(e),
             }
@@ -192,7 +212,17 @@ impl Analyzer {
                 self.options.exact_max_empty
             ));
         }
-        self.tree(position, Method::Blend)
+        progress.clear();
+        let outcome = self.tree(position, Method::Blend)?;
+        if let Some(e) = solver_gave_up
+            && outcome.game.is_number()
+        {
+            *gave_up = Some(format!(
+                "gave up: the exact solver stopped ({e}) and {} found no move worth playing",
+                outcome.method
+            ));
+        }
+        Ok(outcome)
     }
 }
 

@@ -116,7 +116,7 @@ pub enum AnalysisError {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TreeLeaves {
     /// The exact count where Benson-settled, else KataGo's rounded ownership (the paper's rule; the
-    /// default: it got the most development problems right, `docs/endgame-net.md`).
+    /// default, chosen in `docs/research/endgame-net-defaults.md`).
     #[default]
     Ownership,
     /// As `Ownership`, but a position finished in the course's sense (`local::finished_count`: reading
@@ -314,8 +314,8 @@ pub struct TreeOptions {
     /// A colour's moves above this fraction of the colour's total are followed (else its single best).
     pub relative: f32,
     /// At the root, each colour's best this-many moves are followed whatever their share (1: the paper's
-    /// rule alone). The root decides which first moves the answer can name, so it gets a wider look: on the
-    /// development problems 2 gains `net` one answer and `blend` three (docs/endgame-net.md).
+    /// rule alone). The root decides which first moves the answer can name, so it gets a wider look
+    /// (`docs/research/endgame-net-defaults.md`).
     pub root_breadth: usize,
     /// Plies below the root after which nodes become leaves.
     pub max_depth: usize,

@@ -20,6 +20,8 @@
 
 mod line;
 mod moves;
+mod node;
+mod progress;
 mod stats;
 
 use super::cgt::fast_hash::{FastMap, fast_map};
@@ -28,6 +30,8 @@ use super::local::{Settlement, finished_count};
 use super::region::{MAX_REGION_POINTS, Region, Sealed};
 use crate::go::{Board, Color, Point, Scoring};
 use line::{Dependencies, LineKey};
+pub use node::{Branch, Node};
+pub use progress::Progress;
 use stats::{Outcome, Stats, Visit};
 use std::sync::Arc;
 
@@ -51,95 +55,6 @@ pub enum SolveError {
     Budget { limit: usize },
     #[error("the region has {points} points; at most {limit} can be marked")]
     RegionTooLarge { points: usize, limit: usize },
-}
-
-/// One option of a node: a move and the value it leads to, in the node's frame.
-#[derive(Clone, Debug)]
-pub struct Branch {
-    pub point: Point,
-    /// The option's value (child value plus prisoners taken by the move).
-    pub value: Game,
-    /// Prisoners taken by the move, Black's minus White's (territory scoring; included in `value`). The
-    /// child's own game and branches count from the child's position, without them.
-    pub prisoners: i64,
-    /// The position after the move; `None` for a ko retake valued by the ko rule.
-    pub child: Option<Arc<Node>>,
-    /// The move captures a ko, or is the ko retake valued by rule.
-    pub ko: bool,
-}
-
-impl Branch {
-    /// The move to `child`, taking `prisoners` (added to the child's value: the child counts from its
-    /// own position). `shifted` remembers the child's game moved by the prisoners, so that a position
-    /// reached again by a capture of the same size shares that game instead of copying it.
-    fn to(
-        point: Point,
-        child: Arc<Node>,
-        prisoners: i64,
-        ko: bool,
-        shifted: &mut FastMap<(usize, i64), (Arc<Node>, Game)>,
-    ) -> Branch {
-        let value = match prisoners {
-            0 => child.game.clone(),
-            n => {
-                // Keyed by the node's address; the entry holds the node, so the address is not reused.
-                let key = (Arc::as_ptr(&child) as usize, n);
-                let (_, game) = shifted
-                    .entry(key)
-                    .or_insert_with(|| (child.clone(), child.game.add(&Game::number(n))));
-                game.clone()
-            }
-        };
-        Branch {
-            point,
-            value,
-            prisoners,
-            child: Some(child),
-            ko,
-        }
-    }
-}
-
-/// A solved local position.
-#[derive(Clone, Debug)]
-pub struct Node {
-    pub game: Game,
-    black: Vec<Branch>,
-    white: Vec<Branch>,
-}
-
-impl Node {
-    fn new(game: Game, black: Vec<Branch>, white: Vec<Branch>) -> Node {
-        Node { game, black, white }
-    }
-
-    fn leaf(game: Game) -> Node {
-        Node::new(game, Vec::new(), Vec::new())
-    }
-
-    pub fn branches(&self, color: Color) -> &[Branch] {
-        match color {
-            Color::Black => &self.black,
-            Color::White => &self.white,
-        }
-    }
-
-    /// The moves of `color` whose options attain the thermograph's wall at the node's temperature.
-    pub fn best(&self, color: Color) -> Vec<&Branch> {
-        let t = Thermograph::view(&self.game).temperature;
-        let score = |b: &Branch| {
-            let th = Thermograph::view(&b.value);
-            match color {
-                Color::Black => th.right.at(t) - t,
-                Color::White => -(th.left.at(t) + t),
-            }
-        };
-        let branches = self.branches(color);
-        let Some(top) = branches.iter().map(score).max() else {
-            return Vec::new();
-        };
-        branches.iter().filter(|b| score(b) == top).collect()
-    }
 }
 
 /// The solver's answer for a position.
@@ -211,6 +126,20 @@ pub fn solve_within(
     scoring: Scoring,
     max_positions: usize,
 ) -> Result<Solution, SolveError> {
+    solve_watched(board, region, scoring, max_positions, &Progress::default())
+}
+
+/// How many positions a search visits between two updates of its [`Progress`].
+const PROGRESS_EVERY: usize = 1024;
+
+/// [`solve_within`], counting the positions searched in `progress` as it goes.
+pub fn solve_watched(
+    board: &Board,
+    region: &Region,
+    scoring: Scoring,
+    max_positions: usize,
+    progress: &Progress,
+) -> Result<Solution, SolveError> {
     let empty = region.empty_points(board).len();
     if empty > MAX_EMPTY_POINTS {
         return Err(SolveError::TooLarge {
@@ -231,7 +160,10 @@ pub fn solve_within(
     start.clear_ko();
     let mut search = Search::new(region, scoring == Scoring::Area, max_positions);
     search.stats = Stats::from_env();
+    progress.start(max_positions);
+    search.progress = Some(progress);
     let root = search.node(&start, State::default(), None, 0).node;
+    progress.searched_up_to(search.visited.min(max_positions));
     if let Some(stats) = &search.stats {
         eprintln!("{}", stats.report(board));
     }
@@ -294,6 +226,8 @@ struct Search<'a> {
     path: FastMap<LineKey, usize>,
     visited: usize,
     max_positions: usize,
+    /// Where another thread reads how far the search has got.
+    progress: Option<&'a Progress>,
     /// Where the positions go, when `TENGEN_SOLVER_STATS` asks.
     stats: Option<Stats>,
 }
@@ -325,6 +259,7 @@ impl<'a> Search<'a> {
             path: fast_map(),
             visited: 0,
             max_positions,
+            progress: None,
             stats: None,
         }
     }
@@ -364,6 +299,11 @@ impl<'a> Search<'a> {
             };
         }
         self.visited += 1;
+        if self.visited.is_multiple_of(PROGRESS_EVERY)
+            && let Some(progress) = self.progress
+        {
+            progress.searched_up_to(self.visited);
+        }
         if self.visited > self.max_positions {
             // Unwind quickly; `solve` reports the exhausted budget.
             return Solved {

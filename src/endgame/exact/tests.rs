@@ -241,3 +241,24 @@ fn an_invader_beside_the_wall_s_stones_in_the_region_is_not_anchored_outside() {
     assert_eq!(s.value(), Rational::integer(2));
     assert_eq!(Some(s.value()), p.answer);
 }
+
+#[test]
+fn a_watched_search_reports_its_positions_against_its_budget() {
+    let p = problem("01-value-of-move/05.sgf");
+    let progress = Progress::default();
+    let s = solve_watched(
+        &p.board,
+        &p.region,
+        Scoring::Territory,
+        MAX_POSITIONS,
+        &progress,
+    )
+    .unwrap();
+    assert_eq!(progress.searched(), s.positions);
+    assert_eq!(progress.budget(), MAX_POSITIONS);
+    // A search over its budget stops counting at the budget.
+    let small = Progress::default();
+    let err = solve_watched(&p.board, &p.region, Scoring::Territory, 10, &small).unwrap_err();
+    assert_eq!(err, SolveError::Budget { limit: 10 });
+    assert_eq!((small.searched(), small.budget()), (10, 10));
+}

@@ -230,9 +230,12 @@ impl LineScorer {
             if ko.is_some_and(|k| k.point == p && k.banned == color) {
                 continue;
             }
-            if (self.course_rules() && !self.region.contains(p))
-                || board.check(color, p, true).is_err()
-            {
+            // Ownership ends play the lines as the grown trees do (a ko retake included).
+            let legal = match &walk.state {
+                Some(state) => state.play_ignoring_ko(color, p).is_some(),
+                None => self.region.contains(p) && board.check(color, p, true).is_ok(),
+            };
+            if !legal {
                 return Err(bad("is illegal"));
             }
             moves.push((color, p, child));
