@@ -18,8 +18,8 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 use tengen::endgame::cgt::{Rational, Thermograph};
+use tengen::endgame::exact::{self, Node};
 use tengen::endgame::region::Region;
-use tengen::endgame::solver::{self, Node};
 use tengen::go::{Board, BoardSize, Color, Point, Scoring, Symmetry};
 
 const SIDE: usize = 19;
@@ -418,7 +418,7 @@ fn main() -> Result<()> {
             skipped += 1;
             continue;
         }
-        let Ok(solution) = solver::solve_within(
+        let Ok(solution) = exact::solve_within(
             &position.board,
             &position.region,
             Scoring::Territory,

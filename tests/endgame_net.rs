@@ -12,8 +12,8 @@ use tengen::endgame::analysis::{
     VariationTree,
 };
 use tengen::endgame::cgt::Rational;
+use tengen::endgame::exact;
 use tengen::endgame::problem::Problem;
-use tengen::endgame::solver;
 use tengen::go::{Board, Color, Scoring};
 
 const DEV: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/endgame-dev");
@@ -157,7 +157,7 @@ fn a_node_valued_exactly_has_the_exact_solver_s_value() {
     assert!(!valued.is_empty(), "{}", a.tree);
     let prisoners = |b: &Board| b.captures(Color::Black) as i64 - b.captures(Color::White) as i64;
     for (id, board) in valued {
-        let solved = solver::solve(&board, &p.region, Scoring::Territory).expect("solved");
+        let solved = exact::solve(&board, &p.region, Scoring::Territory).expect("solved");
         let taken = Rational::integer(prisoners(&board) - prisoners(&p.board));
         let node = &a.tree.nodes[id];
         assert_eq!(node.mean, solved.mean() + taken, "node {id}");
@@ -267,10 +267,10 @@ fn first_course_move(p: &Problem, color: Color) -> Option<tengen::go::Point> {
 #[test]
 #[ignore = "diagnostic over the 50 development problems; prints, asserts only that it ran"]
 fn root_proposals_against_the_course_first_moves() {
-    use tengen::endgame::proposer::{
+    use tengen::endgame::net::proposer::{
         Blend, KataGoNet, LocalMoveNet, LocalState, PolicyProposer, Proposer,
     };
-    use tengen::endgame::tree::{TreeOptions, choose};
+    use tengen::endgame::net::tree::{TreeOptions, choose};
     let local = LocalMoveNet::open(Path::new(LOCAL)).expect("local-move network");
     let katago = std::sync::Arc::new(KataGoNet::open(katago_onnx()).expect("KataGo network"));
     let policy = PolicyProposer::new(katago.clone());
@@ -316,4 +316,33 @@ fn root_proposals_against_the_course_first_moves() {
         }
         assert!(counts[0][0] > 0 && counts[1][0] > 0);
     }
+}
+
+#[test]
+fn auto_says_it_gave_up_when_the_solver_and_the_blend_tree_both_do() {
+    // 07-subtraction-method/09 (answer 3 1/6): the exact solver stops at a small budget, and the blend
+    // tree finds every first move worse for its mover, so its game is a number.
+    let p = problem("07-subtraction-method/09.sgf");
+    let progress = exact::Progress::default();
+    let a = analyzer(AnalysisOptions {
+        auto_exact_positions: 1_000,
+        ..AnalysisOptions::default()
+    })
+    .analyze_watched(&LocalPosition::from(&p), Method::Auto, &progress)
+    .expect("analysis");
+    assert_eq!(a.method, Method::Blend);
+    assert!(a.game.is_number(), "{}", a.game);
+    let why = a.gave_up.expect("auto says it gave up");
+    assert!(
+        why.contains("exact solver") && why.contains("blend"),
+        "{why}"
+    );
+    // The fallback is no search of positions: the counter was cleared for it.
+    assert_eq!((progress.searched(), progress.budget()), (0, 0));
+    // A problem the solver finishes is an answer, not a give-up.
+    let p = problem("01-value-of-move/01.sgf");
+    let a = analyzer(AnalysisOptions::default())
+        .analyze(&LocalPosition::from(&p), Method::Auto)
+        .expect("analysis");
+    assert_eq!((a.method, a.gave_up), (Method::Exact, None));
 }

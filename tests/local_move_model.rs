@@ -3,8 +3,8 @@
 //! on small positions whose answer is clear. Needs ONNX Runtime (`ORT_DYLIB_PATH`, set by `.ci/test`).
 
 use std::path::Path;
+use tengen::endgame::exact;
 use tengen::endgame::region::Region;
-use tengen::endgame::solver;
 use tengen::go::{Board, BoardSize, Color, Point, Scoring};
 use tengen::nn::SessionOptions;
 
@@ -122,7 +122,7 @@ fn an_open_boundary_gets_a_best_move_and_a_closed_one_gets_no_move() {
     let area = side * side;
 
     let (b, region) = open_corner();
-    let solution = solver::solve(&b, &region, Scoring::Territory).unwrap();
+    let solution = exact::solve(&b, &region, Scoring::Territory).unwrap();
     assert!(solution.temperature() > tengen::endgame::cgt::Rational::ZERO);
     let logits = run(&mut session, 1, side, &planes(&[b], &region, Color::Black));
     let top = argmax(&logits);
@@ -143,7 +143,7 @@ fn an_open_boundary_gets_a_best_move_and_a_closed_one_gets_no_move() {
     );
 
     let (b, region) = closed_corner();
-    let solution = solver::solve(&b, &region, Scoring::Territory).unwrap();
+    let solution = exact::solve(&b, &region, Scoring::Territory).unwrap();
     assert!(solution.root.game.is_number());
     let logits = run(&mut session, 1, side, &planes(&[b], &region, Color::White));
     assert_eq!(

@@ -264,7 +264,7 @@ pub fn problem(data: &[u8]) {
         Ok(problem) => {
             let _ = problem.empty_points();
             for scoring in [Scoring::Area, Scoring::Territory] {
-                if let Err(e) = problem.lines_game(scoring) {
+                if let Err(e) = tengen::endgame::lines::problem_game(&problem, scoring) {
                     names_file(&e.to_string(), &path);
                 }
             }

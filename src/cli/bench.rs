@@ -44,7 +44,6 @@ pub struct RolloutArgs {
 #[derive(Args)]
 pub struct EndgameBenchArgs {
     /// Folder of endgame problems (SGF with SQ regions)
-    #[arg(default_value = "../shared/data/endgame-dev")]
     dir: std::path::PathBuf,
 }
 
@@ -75,8 +74,8 @@ pub fn run(cmd: BenchCommand) -> Result<ExitCode> {
 
 fn endgame(args: EndgameBenchArgs) -> Result<ExitCode> {
     use std::collections::BTreeMap;
+    use tengen::endgame::exact;
     use tengen::endgame::problem::Problem;
-    use tengen::endgame::solver;
     use tengen::go::Scoring;
     let walk = Problem::find_all(&args.dir)?;
     for s in &walk.skipped {
@@ -88,7 +87,7 @@ fn endgame(args: EndgameBenchArgs) -> Result<ExitCode> {
     for path in &files {
         let problem = Problem::read(path)?;
         let start = Instant::now();
-        let result = solver::solve(&problem.board, &problem.region, Scoring::Territory);
+        let result = exact::solve(&problem.board, &problem.region, Scoring::Territory);
         let ms = start.elapsed().as_secs_f64() * 1000.0;
         let entry = by_size.entry(problem.empty_points()).or_default();
         match result {

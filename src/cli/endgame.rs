@@ -66,7 +66,7 @@ pub struct MethodArgs {
     #[arg(long)]
     model: Option<PathBuf>,
     /// The KataGo network for ownership and the policy baseline (.bin.gz or imported .onnx; default:
-    /// $TENGEN_OWNERSHIP_MODEL, else the first .bin.gz in models/ or ../shared/models/)
+    /// $TENGEN_OWNERSHIP_MODEL, else the first .bin.gz in models/)
     #[arg(long)]
     ownership_model: Option<PathBuf>,
     /// How `--method lines` values the ends of the lines

@@ -1,19 +1,21 @@
 //! Endgame analysis as a job. The workbench sends a position, a region and a method; the job runs the
 //! blocking analysis off the async threads and sends back a [`Report`]. Both travel through the session
-//! recording, so they are plain serializable data: stones and region as points, exact values as
-//! fractions, the variation tree already shaped for display.
+//! recording, so they are serializable: stones and region as points, the endgame's own exact values and
+//! kinds, the variation tree already cut and shaped for display.
 
 use crate::endgame::analysis::{
     Analysis, AnalysisError, AnalysisOptions, Analyzer, LocalPosition, ModelPaths,
 };
 use crate::endgame::cgt::{Kind, Rational, Wall};
+use crate::endgame::exact::{self, Progress};
 use crate::endgame::problem::Problem;
 use crate::endgame::region::Region;
+use crate::engine::CancelToken;
 use crate::go::{Board, BoardSize, Color, Point};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 /// Plies of the variation tree a report carries, and nodes in all: enough to read the lines, small
 /// enough for a session record.
@@ -21,35 +23,6 @@ const TREE_DEPTH: usize = 8;
 const TREE_NODES: usize = 400;
 
 pub use crate::endgame::analysis::Method;
-
-/// An exact fraction as sessions store it (numerator, denominator).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Fraction(pub i64, pub i64);
-
-impl Fraction {
-    pub fn rational(self) -> Rational {
-        if self.1 == 0 {
-            Rational::ZERO
-        } else {
-            Rational::new(self.0, self.1)
-        }
-    }
-
-    /// `4 2/3`, the way Go books write values.
-    pub fn mixed(self) -> String {
-        self.rational().mixed()
-    }
-
-    pub fn to_f64(self) -> f64 {
-        self.rational().to_f64()
-    }
-}
-
-impl From<Rational> for Fraction {
-    fn from(r: Rational) -> Fraction {
-        Fraction(r.numerator(), r.denominator())
-    }
-}
 
 /// The position the pane analyses: the board's stones, the painted region, where it came from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -64,7 +37,7 @@ pub struct Position {
     /// The problem file, when loaded from one (the `lines` method reads its variations).
     pub file: Option<String>,
     /// The file's answer (twice the temperature), when it has one.
-    pub answer: Option<Fraction>,
+    pub answer: Option<Rational>,
 }
 
 impl Position {
@@ -121,7 +94,7 @@ impl Position {
             white,
             region: problem.region.points().to_vec(),
             file: Some(problem.path.display().to_string()),
-            answer: problem.answer.map(Fraction::from),
+            answer: problem.answer,
         }
     }
 }
@@ -146,11 +119,11 @@ pub struct TreeNode {
     /// The proposer's probability of the move, where a network chose it.
     pub probability: Option<f32>,
     /// A leaf's value (the local count, Black's side) and why it is a leaf (settled, ko rule, …).
-    pub leaf: Option<Fraction>,
+    pub leaf: Option<Rational>,
     pub reason: Option<String>,
     /// Mean and temperature of the position after the move.
-    pub mean: Fraction,
-    pub temperature: Fraction,
+    pub mean: Rational,
+    pub temperature: Rational,
     pub children: Vec<TreeNode>,
 }
 
@@ -159,22 +132,23 @@ pub struct TreeNode {
 pub struct Report {
     pub method: Method,
     /// The method that actually ran (`auto` picks one).
-    pub used: String,
-    pub temperature: Fraction,
+    pub used: Method,
+    pub temperature: Rational,
     /// The count, from Black's side.
-    pub mean: Fraction,
+    pub mean: Rational,
     /// Twice the temperature (the problems' convention), 0 when settled.
-    pub value: Fraction,
-    /// gote, Black's sente, …
-    pub kind: String,
+    pub value: Rational,
+    pub kind: Kind,
     pub best_black: Vec<String>,
     pub best_white: Vec<String>,
     /// Thermograph walls as breakpoints (t, value) from t = −1; above the last one the mast.
-    pub left_wall: Vec<(Fraction, Fraction)>,
-    pub right_wall: Vec<(Fraction, Fraction)>,
+    pub left_wall: Vec<(Rational, Rational)>,
+    pub right_wall: Vec<(Rational, Rational)>,
     pub tree: Vec<TreeNode>,
     pub elapsed_ms: u64,
     pub notes: Vec<String>,
+    /// `auto` only: why its figures are no answer (the exact solver and its fallback both gave up).
+    pub gave_up: Option<String>,
 }
 
 impl Report {
@@ -186,135 +160,183 @@ impl Report {
             self.temperature.mixed(),
             self.mean.mixed(),
             self.value.mixed(),
-            self.kind
+            self.kind.short()
         )
     }
 }
 
-/// Runs the analysis through the endgame facade; blocking (seconds for the exact solver on open
-/// regions, longer for networks). Errors are sentences for the status line: an empty or too large
-/// region, a missing network, a problem file that cannot be read.
-pub fn analyze(request: &Request) -> Result<Report, String> {
-    analyze_with(request, &ModelPaths::default())
+/// The position budget of the exact search a request starts with (the jobs pane's bar and the pane's
+/// "positions" count), or `None` when the method searches no positions.
+pub fn position_budget(method: Method) -> Option<usize> {
+    match method {
+        Method::Exact => Some(exact::MAX_POSITIONS),
+        Method::Auto => Some(AnalysisOptions::default().auto_exact_positions),
+        _ => None,
+    }
 }
 
-/// [`analyze`] with the networks at `models`.
-fn analyze_with(request: &Request, models: &ModelPaths) -> Result<Report, String> {
-    let position = &request.position;
-    let board = position.board()?;
-    let size = board.size();
-    let region = Region::new(position.region.iter().copied());
-    if region.is_empty() {
-        return Err(
-            "the region is empty: paint it first (x toggles a point, v a rectangle)".into(),
-        );
+/// The analyzers of the job runner, one per set of model paths: networks are opened on first use and
+/// kept, so repeated jobs reuse the open ONNX sessions (and KataGo's evaluation cache) instead of
+/// reopening them for every job. The runner owns one; tests make their own.
+#[derive(Default)]
+pub struct Analyzers {
+    by_models: Mutex<HashMap<ModelPaths, Arc<Analyzer>>>,
+}
+
+impl Analyzers {
+    /// The analyzer for `models`, made on first use.
+    pub fn get(&self, models: &ModelPaths) -> Arc<Analyzer> {
+        self.lock()
+            .entry(models.clone())
+            .or_insert_with(|| Arc::new(Analyzer::new(models.clone(), AnalysisOptions::default())))
+            .clone()
     }
-    let mut local = LocalPosition::new(board, region.clone());
-    if request.method == Method::Lines {
-        let Some(file) = &position.file else {
+
+    fn forget(&self, models: &ModelPaths) {
+        self.lock().remove(models);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<ModelPaths, Arc<Analyzer>>> {
+        self.by_models.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs the analysis through the endgame facade with the default networks; blocking (seconds for
+    /// the exact solver on open regions, longer for networks). Errors are sentences for the status line:
+    /// an empty or too large region, a missing network, a problem file that cannot be read.
+    pub fn analyze(&self, request: &Request) -> Result<Report, String> {
+        self.analyze_watched(request, &ModelPaths::default(), &Progress::default())
+    }
+
+    /// [`Analyzers::analyze`] with the networks at `models`, counting the exact search's positions in
+    /// `progress` as it goes.
+    pub fn analyze_watched(
+        &self,
+        request: &Request,
+        models: &ModelPaths,
+        progress: &Progress,
+    ) -> Result<Report, String> {
+        let position = &request.position;
+        let board = position.board()?;
+        let size = board.size();
+        let region = Region::new(position.region.iter().copied());
+        if region.is_empty() {
             return Err(
+                "the region is empty: paint it first (x toggles a point, v a rectangle)".into(),
+            );
+        }
+        let mut local = LocalPosition::new(board, region.clone());
+        if request.method == Method::Lines {
+            let Some(file) = &position.file else {
+                return Err(
                 "the lines method scores a problem file's variations: load one with :endgame load FILE"
                     .into(),
             );
+            };
+            let problem = Problem::read(&PathBuf::from(file)).map_err(|e| e.to_string())?;
+            local.lines = problem.lines;
+        }
+        let analysis = self
+            .get(models)
+            .analyze_watched(&local, request.method, progress)
+            .map_err(|e| {
+                // A network that failed to open is not retried by the same analyzer: the next job gets a
+                // fresh one, so a model put in place meanwhile is found.
+                if matches!(
+                    e,
+                    AnalysisError::NoModel { .. } | AnalysisError::Model { .. }
+                ) {
+                    self.forget(models);
+                }
+                format!("{}: {e}", request.method.name())
+            })?;
+        let mut notes = analysis.notes.clone();
+        if analysis.evaluations > 0 {
+            notes.push(format!(
+                "{} {}",
+                analysis.evaluations,
+                if analysis.method == Method::Exact {
+                    "positions searched"
+                } else {
+                    "network evaluations"
+                }
+            ));
+        }
+        let mut budget = TREE_NODES;
+        let tree = match analysis.tree.root() {
+            Some(root) => root
+                .children
+                .iter()
+                .filter_map(|&c| tree_node(&analysis, c, size, TREE_DEPTH, &mut budget))
+                .collect(),
+            None => Vec::new(),
         };
-        let problem = Problem::read(&PathBuf::from(file)).map_err(|e| e.to_string())?;
-        local.lines = problem.lines;
+        if budget == 0 {
+            notes.push(format!("tree cut at {TREE_NODES} moves"));
+        }
+        let points = |ps: &[crate::go::Point]| ps.iter().map(|p| p.to_gtp(size)).collect();
+        Ok(Report {
+            method: request.method,
+            used: analysis.method,
+            temperature: analysis.temperature,
+            mean: analysis.mean,
+            value: analysis.value,
+            kind: analysis.kind,
+            best_black: points(&analysis.best_black),
+            best_white: points(&analysis.best_white),
+            left_wall: wall(&analysis.thermograph.left),
+            right_wall: wall(&analysis.thermograph.right),
+            tree,
+            elapsed_ms: analysis.elapsed.as_millis() as u64,
+            notes,
+            gave_up: analysis.gave_up.clone(),
+        })
     }
-    let analysis = shared_analyzer(models)
-        .analyze(&local, request.method)
-        .map_err(|e| {
-            // A network that failed to open is not retried by the same analyzer: the next job gets a
-            // fresh one, so a model put in place meanwhile is found.
-            if matches!(
-                e,
-                AnalysisError::NoModel { .. } | AnalysisError::Model { .. }
-            ) {
-                forget_analyzer(models);
+}
+
+/// Why a watched analysis ended without a report.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stopped {
+    Cancelled,
+    Failed(String),
+}
+
+/// Runs `request` on a blocking thread and hands the exact search's positions to `progress` every quarter
+/// second while it runs. A cancel answers at once; the solver itself has no cancel hook and runs to its
+/// position budget in the background.
+pub async fn run_watched(
+    analyzers: Arc<Analyzers>,
+    request: Request,
+    cancel: &CancelToken,
+    mut progress: impl FnMut(u64),
+) -> Result<Report, Stopped> {
+    let counter = Arc::new(Progress::default());
+    let watched = Arc::clone(&counter);
+    let mut work = tokio::task::spawn_blocking(move || {
+        analyzers.analyze_watched(&request, &ModelPaths::default(), &watched)
+    });
+    let mut tick = tokio::time::interval(std::time::Duration::from_millis(250));
+    let mut reported = 0;
+    loop {
+        tokio::select! {
+            joined = &mut work => {
+                return joined
+                    .map_err(|e| Stopped::Failed(format!("the analysis stopped: {e}")))?
+                    .map_err(Stopped::Failed);
             }
-            format!("{}: {e}", request.method.name())
-        })?;
-    let mut notes = analysis.notes.clone();
-    if analysis.evaluations > 0 {
-        notes.push(format!(
-            "{} {}",
-            analysis.evaluations,
-            if analysis.method == Method::Exact {
-                "positions searched"
-            } else {
-                "network evaluations"
+            _ = cancel.cancelled() => return Err(Stopped::Cancelled),
+            _ = tick.tick() => {
+                let searched = counter.searched() as u64;
+                if searched != reported {
+                    reported = searched;
+                    progress(searched);
+                }
             }
-        ));
-    }
-    let mut budget = TREE_NODES;
-    let tree = match analysis.tree.root() {
-        Some(root) => root
-            .children
-            .iter()
-            .filter_map(|&c| tree_node(&analysis, c, size, TREE_DEPTH, &mut budget))
-            .collect(),
-        None => Vec::new(),
-    };
-    if budget == 0 {
-        notes.push(format!("tree cut at {TREE_NODES} moves"));
-    }
-    let points = |ps: &[crate::go::Point]| ps.iter().map(|p| p.to_gtp(size)).collect();
-    Ok(Report {
-        method: request.method,
-        used: analysis.method.name().into(),
-        temperature: analysis.temperature.into(),
-        mean: analysis.mean.into(),
-        value: analysis.value.into(),
-        kind: kind_text(analysis.kind),
-        best_black: points(&analysis.best_black),
-        best_white: points(&analysis.best_white),
-        left_wall: wall(&analysis.thermograph.left),
-        right_wall: wall(&analysis.thermograph.right),
-        tree,
-        elapsed_ms: analysis.elapsed.as_millis() as u64,
-        notes,
-    })
-}
-
-/// The analyzer for `models`, one per set of model paths for the whole process: networks are opened on
-/// first use and kept, so repeated jobs reuse the open ONNX sessions (and KataGo's evaluation cache)
-/// instead of reopening them for every job.
-pub fn shared_analyzer(models: &ModelPaths) -> Arc<Analyzer> {
-    analyzers()
-        .entry(models.clone())
-        .or_insert_with(|| Arc::new(Analyzer::new(models.clone(), AnalysisOptions::default())))
-        .clone()
-}
-
-fn forget_analyzer(models: &ModelPaths) {
-    analyzers().remove(models);
-}
-
-fn analyzers() -> std::sync::MutexGuard<'static, HashMap<ModelPaths, Arc<Analyzer>>> {
-    static ANALYZERS: OnceLock<Mutex<HashMap<ModelPaths, Arc<Analyzer>>>> = OnceLock::new();
-    ANALYZERS
-        .get_or_init(Mutex::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-}
-
-/// The short names a narrow pane can show.
-pub fn kind_text(kind: Kind) -> String {
-    match kind {
-        Kind::Settled => "settled".into(),
-        Kind::Tepid => "tepid".into(),
-        Kind::Gote => "gote".into(),
-        Kind::Sente(Color::Black) => "Black sente / White reverse sente".into(),
-        Kind::Sente(Color::White) => "White sente / Black reverse sente".into(),
-        Kind::DoubleSente => "double sente".into(),
-        Kind::Ko => "ko".into(),
+        }
     }
 }
 
-fn wall(w: &Wall) -> Vec<(Fraction, Fraction)> {
-    w.breakpoints()
-        .iter()
-        .map(|&(t, v)| (t.into(), v.into()))
-        .collect()
+fn wall(w: &Wall) -> Vec<(Rational, Rational)> {
+    w.breakpoints().to_vec()
 }
 
 /// The facade's arena tree as nested nodes, cut by depth and size (a session record stays small).
@@ -342,10 +364,10 @@ fn tree_node(
         point: point.to_gtp(size),
         best: top && analysis.best_moves(color).contains(&point),
         probability: node.probability,
-        leaf: node.leaf_value.map(Fraction::from),
+        leaf: node.leaf_value,
         reason: node.leaf_reason.map(str::to_string),
-        mean: node.mean.into(),
-        temperature: node.temperature.into(),
+        mean: node.mean,
+        temperature: node.temperature,
         children,
     })
 }
@@ -353,6 +375,11 @@ fn tree_node(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One job's analysis with analyzers of its own.
+    fn analyze(request: &Request) -> Result<Report, String> {
+        Analyzers::default().analyze(request)
+    }
 
     fn tiny() -> Position {
         let size = BoardSize::square(5).unwrap();
@@ -378,7 +405,7 @@ mod tests {
             position: tiny(),
         };
         let report = analyze(&request).unwrap();
-        assert_eq!(report.used, "exact");
+        assert_eq!(report.used.name(), "exact");
         assert!(!report.left_wall.is_empty() && !report.right_wall.is_empty());
         let bytes = rmp_serde::to_vec(&report).unwrap();
         let back: Report = rmp_serde::from_slice(&bytes).unwrap();
@@ -387,6 +414,8 @@ mod tests {
 
     #[test]
     fn jobs_share_one_analyzer_per_set_of_models() {
+        let analyzers = Analyzers::default();
+        let shared_analyzer = |models: &ModelPaths| analyzers.get(models);
         let defaults = ModelPaths::default();
         let first = shared_analyzer(&defaults);
         assert!(Arc::ptr_eq(&first, &shared_analyzer(&defaults)));
@@ -406,7 +435,9 @@ mod tests {
             method: Method::Policy,
             position: tiny(),
         };
-        let err = analyze_with(&request, &missing).unwrap_err();
+        let err = analyzers
+            .analyze_watched(&request, &missing, &Progress::default())
+            .unwrap_err();
         assert!(err.contains("no/such/katago.bin.gz"), "{err}");
         assert_eq!(broken.networks_opened(), 0);
         assert!(!Arc::ptr_eq(&broken, &shared_analyzer(&missing)));
@@ -414,6 +445,9 @@ mod tests {
 
     #[test]
     fn repeated_network_jobs_reuse_the_open_networks() {
+        let analyzers = Analyzers::default();
+        let analyze = |request: &Request| analyzers.analyze(request);
+        let shared_analyzer = |models: &ModelPaths| analyzers.get(models);
         let request = Request {
             tag: 1,
             method: Method::Policy,

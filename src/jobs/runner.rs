@@ -149,6 +149,7 @@ impl Runner {
             next_id: 1,
             expansion: ExpansionMode::Stopped,
             given_up: HashSet::new(),
+            analyzers: Arc::default(),
         };
         tokio::spawn(scheduler.run(rx));
         Runner { tx }
@@ -201,6 +202,8 @@ struct Scheduler {
     next_id: u32,
     expansion: ExpansionMode,
     given_up: HashSet<ViewId>,
+    /// The endgame jobs' analyzers, whose networks stay open from one job to the next.
+    analyzers: Arc<super::endgame::Analyzers>,
 }
 
 impl Scheduler {
@@ -343,8 +346,10 @@ impl Scheduler {
                 (self.config.analyze_visits + 2 * self.config.analyze_visits.div_ceil(2))
                     * (line.len() as u64 + 1)
             }
-            // One analysis; the solver reports no progress on the way.
-            JobKind::Endgame(_) => 1,
+            // The exact search's position budget, which its progress counts against.
+            JobKind::Endgame(request) => {
+                super::endgame::position_budget(request.method).map_or(1, |b| b as u64)
+            }
         };
         self.emit(JobEvent::Queued {
             id,
@@ -420,6 +425,7 @@ impl Scheduler {
             config: self.config.clone(),
             events: self.events.clone(),
             cancel,
+            analyzers: Arc::clone(&self.analyzers),
         };
         tokio::spawn(async move {
             let outcome = match job.kind {
@@ -521,6 +527,7 @@ struct JobContext {
     config: RunnerConfig,
     events: mpsc::UnboundedSender<JobEvent>,
     cancel: CancelToken,
+    analyzers: Arc<super::endgame::Analyzers>,
 }
 
 impl JobContext {
@@ -591,16 +598,21 @@ impl JobContext {
         })
     }
 
-    /// The endgame pane's analysis, on a blocking thread. A cancel answers at once; the solver itself
-    /// has no cancel hook and runs to its position budget in the background.
+    /// The endgame pane's analysis (`endgame::run_watched`), its exact search's positions sent as progress.
     async fn endgame(&self, request: super::endgame::Request) -> Outcome {
-        let work = tokio::task::spawn_blocking(move || super::endgame::analyze(&request));
-        let report = tokio::select! {
-            joined = work => joined
-                .map_err(|e| JobFailure::Failed(format!("the analysis stopped: {e}")))?
-                .map_err(JobFailure::Failed)?,
-            _ = self.cancel.cancelled() => return Err(JobFailure::Cancelled),
+        let analyzers = Arc::clone(&self.analyzers);
+        let progress = |visits| {
+            let _ = self.events.send(JobEvent::Progress {
+                id: self.id,
+                visits,
+            });
         };
+        let report = super::endgame::run_watched(analyzers, request, &self.cancel, progress)
+            .await
+            .map_err(|stop| match stop {
+                super::endgame::Stopped::Cancelled => JobFailure::Cancelled,
+                super::endgame::Stopped::Failed(e) => JobFailure::Failed(e),
+            })?;
         let summary = report.summary();
         let _ = self.events.send(JobEvent::EndgameReport {
             id: self.id,

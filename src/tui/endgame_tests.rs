@@ -9,7 +9,7 @@ use super::render;
 use super::update::update;
 use crate::book::interop::katabook;
 use crate::go::Point;
-use crate::jobs::endgame::{Method, Position, Request, analyze};
+use crate::jobs::endgame::{Analyzers, Method, Position, Request};
 use crate::jobs::view::book_view;
 use crate::jobs::{JobEvent, JobId, JobKind, Priority};
 use ratatui::buffer::Buffer;
@@ -70,7 +70,7 @@ fn run_jobs(app: &mut App, effects: Vec<Effect>, first_id: u32) -> u32 {
         };
         let job = JobId(id);
         id += 1;
-        let result = analyze(&request);
+        let result = Analyzers::default().analyze(&request);
         let mut events = vec![
             JobEvent::Queued {
                 id: job,
@@ -307,4 +307,103 @@ fn commands_parse_and_the_help_lists_the_pane() {
     });
     let back: Action = rmp_serde::from_slice(&rmp_serde::to_vec(&action).unwrap()).unwrap();
     assert_eq!(back, action);
+}
+
+/// The pane's column text (everything right of the board) of a frame, for status-line checks.
+fn frame_has(app: &App, text: &str) -> bool {
+    screen(app).contains(text)
+}
+
+#[test]
+fn a_result_under_a_changed_method_is_marked_stale_until_the_new_one_arrives() {
+    let mut app = app(100, 30);
+    update(&mut app, Action::EndgameLoaded(Box::new(corner())));
+    let effects = keys(&mut app, &["r"]);
+    run_jobs(&mut app, effects, 1);
+    assert!(frame_has(&app, "exact in 0 ms"), "{}", screen(&app));
+    keys(&mut app, &["m"]);
+    assert_eq!(
+        app.endgame.as_ref().unwrap().columns[0].method,
+        Method::Auto
+    );
+    let frame = screen(&app);
+    assert!(
+        frame.contains("stale: exact result · r runs auto"),
+        "{frame}"
+    );
+    // The new method's result replaces the mark.
+    let effects = keys(&mut app, &["r"]);
+    run_jobs(&mut app, effects, 2);
+    let frame = screen(&app);
+    assert!(!frame.contains("stale"), "{frame}");
+    assert!(frame.contains("auto → exact in 0 ms"), "{frame}");
+}
+
+#[test]
+fn a_running_solve_shows_its_positions_against_its_budget() {
+    let mut app = app(100, 30);
+    update(&mut app, Action::EndgameLoaded(Box::new(corner())));
+    let effects = keys(&mut app, &["r"]);
+    let Some(Effect::Endgame(request)) = effects.into_iter().next() else {
+        panic!("r asks for an analysis");
+    };
+    let budget = crate::jobs::endgame::position_budget(request.method).expect("exact has a budget");
+    let job = JobId(1);
+    for event in [
+        JobEvent::Queued {
+            id: job,
+            kind: JobKind::Endgame(request),
+            priority: Priority(10),
+            target_visits: budget as u64,
+        },
+        JobEvent::Started { id: job, at_ms: 0 },
+        JobEvent::Progress {
+            id: job,
+            visits: 41_200,
+        },
+    ] {
+        update(&mut app, Action::Job(event));
+    }
+    let frame = screen(&app);
+    assert!(frame.contains("41,200 / 200,000 positions"), "{frame}");
+}
+
+#[test]
+fn auto_says_when_it_gave_up() {
+    let mut app = app(100, 30);
+    update(&mut app, Action::EndgameLoaded(Box::new(corner())));
+    keys(&mut app, &["m"]);
+    let effects = keys(&mut app, &["r"]);
+    let Some(Effect::Endgame(request)) = effects.into_iter().next() else {
+        panic!("r asks for an analysis");
+    };
+    // The figures of a real run, with the verdict `auto` gives when the solver and its fallback both
+    // give up (the facade's own test, in tests/endgame_net.rs, reaches it with the networks).
+    let mut report = Analyzers::default().analyze(&request).expect("auto runs");
+    let queued = JobEvent::Queued {
+        id: JobId(1),
+        kind: JobKind::Endgame(request),
+        priority: Priority(10),
+        target_visits: 1,
+    };
+    report.elapsed_ms = 0;
+    report.used = Method::Blend;
+    report.gave_up = Some(
+        "gave up: the exact solver stopped (budget) and blend found no move worth playing".into(),
+    );
+    for event in [
+        queued,
+        JobEvent::Started {
+            id: JobId(1),
+            at_ms: 0,
+        },
+        JobEvent::EndgameReport {
+            id: JobId(1),
+            report: Box::new(report),
+        },
+    ] {
+        update(&mut app, Action::Job(event));
+    }
+    let frame = screen(&app);
+    assert!(frame.contains("auto → blend gave up"), "{frame}");
 }

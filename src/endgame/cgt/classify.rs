@@ -10,7 +10,7 @@ use super::thermograph::Thermograph;
 use crate::go::Color;
 use std::fmt;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Kind {
     /// A number: no move changes the count by more than it costs.
     Settled,
@@ -33,6 +33,19 @@ impl Kind {
             Kind::Sente(Color::Black) => "black_sente",
             Kind::Sente(Color::White) => "white_sente",
             Kind::DoubleSente => "double_sente",
+            Kind::Ko => "ko",
+        }
+    }
+
+    /// The short name a narrow pane shows.
+    pub fn short(self) -> &'static str {
+        match self {
+            Kind::Settled => "settled",
+            Kind::Tepid => "tepid",
+            Kind::Gote => "gote",
+            Kind::Sente(Color::Black) => "Black sente / White reverse sente",
+            Kind::Sente(Color::White) => "White sente / Black reverse sente",
+            Kind::DoubleSente => "double sente",
             Kind::Ko => "ko",
         }
     }

@@ -3,11 +3,13 @@
 
 pub mod classify;
 pub mod fast_hash;
+pub mod forced;
 pub mod game;
 pub mod rational;
 pub mod thermograph;
 
 pub use classify::{Kind, best_option, classify};
+pub use forced::{best_mean, forced};
 pub use game::Game;
 pub use rational::Rational;
 pub use thermograph::{Thermograph, Wall};

@@ -8,9 +8,33 @@ use std::fmt;
 use std::ops::{Add, Mul, Neg, Sub};
 use std::str::FromStr;
 
-/// An exact rational value, always in lowest terms with a positive denominator.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+/// An exact rational value, always in lowest terms with a positive denominator. Serialised as the pair
+/// (numerator, denominator); a zero denominator is refused when read back.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(into = "(i64, i64)", try_from = "(i64, i64)")]
 pub struct Rational(Ratio<i64>);
+
+impl From<Rational> for (i64, i64) {
+    fn from(r: Rational) -> (i64, i64) {
+        (r.numerator(), r.denominator())
+    }
+}
+
+/// A serialised rational with a zero denominator.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the fraction {0}/0 has a zero denominator")]
+pub struct ZeroDenominator(pub i64);
+
+impl TryFrom<(i64, i64)> for Rational {
+    type Error = ZeroDenominator;
+
+    fn try_from((numerator, denominator): (i64, i64)) -> Result<Rational, ZeroDenominator> {
+        if denominator == 0 {
+            return Err(ZeroDenominator(numerator));
+        }
+        Ok(Rational::new(numerator, denominator))
+    }
+}
 
 /// Hashes the numerator and denominator as they are: the value is always in lowest terms, so equal values
 /// have equal parts (`Ratio`'s own hash divides its way through a continued fraction, which the memo

@@ -322,3 +322,17 @@ fn known_bug_mean_of_a_sum_with_infinitesimals() {
         Thermograph::of(&a).mean + Thermograph::of(&b).mean
     );
 }
+
+#[test]
+fn rationals_serialise_as_numerator_and_denominator() {
+    let r = Rational::new(-19, 6);
+    let text = serde_json::to_string(&r).unwrap();
+    assert_eq!(text, "[-19,6]");
+    assert_eq!(serde_json::from_str::<Rational>(&text).unwrap(), r);
+    // Read back in lowest terms; a zero denominator is refused.
+    assert_eq!(
+        serde_json::from_str::<Rational>("[4,6]").unwrap(),
+        Rational::new(2, 3)
+    );
+    assert!(serde_json::from_str::<Rational>("[1,0]").is_err());
+}

@@ -9,7 +9,7 @@ pub mod tree;
 use crate::jobs::endgame::Report;
 use crate::tui::app::App;
 use crate::tui::endgame::{Column, EndgameState, Run, short_name};
-use crate::tui::panes::clock;
+use crate::tui::panes::{clock, thousands};
 use crate::tui::theme::Theme;
 use board::RegionBoard;
 use ratatui::buffer::Buffer;
@@ -72,6 +72,11 @@ impl Widget for EndgamePane<'_> {
                     .job
                     .and_then(|id| app.jobs.iter().find(|j| j.id == id))
                     .and_then(|j| j.started_ms),
+                searched: column
+                    .job
+                    .and_then(|id| app.jobs.iter().find(|j| j.id == id))
+                    .filter(|j| j.target_visits > 1 && j.visits > 0)
+                    .map(|j| (j.visits, j.target_visits)),
                 theme,
             }
             .render(rect, buf);
@@ -86,7 +91,57 @@ struct ColumnView<'a> {
     stale: bool,
     now_ms: u64,
     started_ms: Option<u64>,
+    /// While the exact search runs: the positions it has searched and its budget.
+    searched: Option<(u64, u64)>,
     theme: &'a Theme,
+}
+
+impl ColumnView<'_> {
+    /// The line above the figures: where the run stands, or what the result shown is.
+    fn status(&self) -> Line<'static> {
+        let theme = self.theme;
+        let column = self.column;
+        let dim = Style::default().fg(theme.dim);
+        match &column.run {
+            Run::Idle => Line::styled("r runs the analysis · m method · M compare", dim),
+            Run::Waiting => Line::styled("queued…", dim),
+            Run::Running => {
+                let elapsed = self
+                    .now_ms
+                    .saturating_sub(self.started_ms.unwrap_or(self.now_ms));
+                let searched = self.searched.map_or(String::new(), |(n, budget)| {
+                    format!(" · {} / {} positions", thousands(n), thousands(budget))
+                });
+                Line::styled(
+                    format!("running {}{searched} · c cancels", clock(elapsed)),
+                    Style::default().fg(theme.progress),
+                )
+            }
+            Run::Cancelled => Line::styled("cancelled · r runs again", dim),
+            Run::Failed(e) => Line::styled(e.clone(), Style::default().fg(theme.error)),
+            // The method changed after this result: it is not the new method's answer.
+            Run::Done(r) if r.method != column.method => Line::styled(
+                format!("stale: {} result · r runs {}", r.method, column.method),
+                Style::default().fg(theme.rank_fair),
+            ),
+            Run::Done(r) if self.stale => Line::styled(
+                format!("{} · region changed since: r re-runs", r.used),
+                Style::default().fg(theme.rank_fair),
+            ),
+            Run::Done(r) => match &r.gave_up {
+                Some(why) => Line::styled(
+                    format!("{} → {} {why}", r.method, r.used),
+                    Style::default().fg(theme.error),
+                ),
+                // `auto` says which method it chose.
+                None if r.used != r.method => Line::styled(
+                    format!("{} → {} in {} ms", r.method, r.used, r.elapsed_ms),
+                    dim,
+                ),
+                None => Line::styled(format!("{} in {} ms", r.used, r.elapsed_ms), dim),
+            },
+        }
+    }
 }
 
 impl Widget for ColumnView<'_> {
@@ -111,32 +166,7 @@ impl Widget for ColumnView<'_> {
         block.render(area, buf);
         let dim = Style::default().fg(theme.dim);
         let text = Style::default().fg(theme.text);
-        let status: Line = match &column.run {
-            Run::Idle => Line::styled("r runs the analysis · m method · M compare", dim),
-            Run::Waiting => Line::styled("queued…", dim),
-            Run::Running => Line::styled(
-                format!(
-                    "running {} · c cancels",
-                    clock(
-                        self.now_ms
-                            .saturating_sub(self.started_ms.unwrap_or(self.now_ms))
-                    )
-                ),
-                Style::default().fg(theme.progress),
-            ),
-            Run::Cancelled => Line::styled("cancelled · r runs again", dim),
-            Run::Failed(e) => Line::styled(e.clone(), Style::default().fg(theme.error)),
-            Run::Done(r) if self.stale => Line::styled(
-                format!("{} · region changed since: r re-runs", r.used),
-                Style::default().fg(theme.rank_fair),
-            ),
-            // `auto` says which method it chose.
-            Run::Done(r) if r.used != r.method.name() => Line::styled(
-                format!("{} → {} in {} ms", r.method.name(), r.used, r.elapsed_ms),
-                dim,
-            ),
-            Run::Done(r) => Line::styled(format!("{} in {} ms", r.used, r.elapsed_ms), dim),
-        };
+        let status = self.status();
         let Some(report) = column.report() else {
             Paragraph::new(status)
                 .wrap(Wrap { trim: true })
@@ -205,7 +235,7 @@ fn figures(report: &Report, theme: &Theme, text: Style, dim: Style) -> Vec<Line<
             Span::styled("  value ", dim),
             Span::styled(report.value.mixed(), text),
         ]),
-        Line::styled(report.kind.clone(), text),
+        Line::styled(report.kind.short(), text),
         Line::from(vec![
             Span::styled("B ", dim),
             Span::styled(

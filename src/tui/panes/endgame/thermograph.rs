@@ -3,7 +3,8 @@
 //! the mast at the mean from the temperature up, and a dotted line at t = 0. The bottom row labels the
 //! value axis.
 
-use crate::jobs::endgame::{Fraction, Report};
+use crate::endgame::cgt::Rational;
+use crate::jobs::endgame::Report;
 use crate::tui::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -13,10 +14,10 @@ use ratatui::widgets::Widget;
 use ratatui::widgets::canvas::{Canvas, Line};
 
 pub struct ThermographPlot<'a> {
-    pub left: &'a [(Fraction, Fraction)],
-    pub right: &'a [(Fraction, Fraction)],
-    pub temperature: Fraction,
-    pub mean: Fraction,
+    pub left: &'a [(Rational, Rational)],
+    pub right: &'a [(Rational, Rational)],
+    pub temperature: Rational,
+    pub mean: Rational,
     pub theme: &'a Theme,
 }
 
@@ -31,7 +32,7 @@ impl<'a> ThermographPlot<'a> {
         }
     }
 
-    fn points(wall: &[(Fraction, Fraction)]) -> Vec<(f64, f64)> {
+    fn points(wall: &[(Rational, Rational)]) -> Vec<(f64, f64)> {
         wall.iter().map(|(t, v)| (t.to_f64(), v.to_f64())).collect()
     }
 }
@@ -114,7 +115,7 @@ impl Widget for ThermographPlot<'_> {
         let axis = area.y + area.height - 1;
         let label = |f: f64| {
             // Axis ends are padded values: a binary fraction keeps them short.
-            Fraction((f * 4.0).round() as i64, 4).mixed()
+            Rational::new((f * 4.0).round() as i64, 4).mixed()
         };
         let style = Style::default().fg(theme.dim);
         let high = format!("B {}", label(hi));
@@ -138,16 +139,11 @@ mod tests {
     use super::*;
     use crate::endgame::cgt::{Game, Thermograph};
 
-    type Walls = Vec<(Fraction, Fraction)>;
+    type Walls = Vec<(Rational, Rational)>;
 
     fn walls(game: &Game) -> (Walls, Walls, Thermograph) {
         let th = Thermograph::of(game);
-        let conv = |w: &crate::endgame::cgt::Wall| {
-            w.breakpoints()
-                .iter()
-                .map(|&(t, v)| (t.into(), v.into()))
-                .collect::<Vec<_>>()
-        };
+        let conv = |w: &crate::endgame::cgt::Wall| w.breakpoints().to_vec();
         (conv(&th.left), conv(&th.right), th)
     }
 
@@ -157,8 +153,8 @@ mod tests {
         let plot = ThermographPlot {
             left: &left,
             right: &right,
-            temperature: th.temperature.into(),
-            mean: th.mean.into(),
+            temperature: th.temperature,
+            mean: th.mean,
             theme,
         };
         let mut buf = Buffer::empty(area);

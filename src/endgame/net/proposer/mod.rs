@@ -16,7 +16,7 @@ pub use exhaustive::Exhaustive;
 pub use katago::{KataGoNet, PolicyProposer};
 pub use local_net::LocalMoveNet;
 
-use super::region::Region;
+use crate::endgame::region::Region;
 use crate::go::{Board, Color, Game, Move, Point, Rules, Setup};
 use std::path::PathBuf;
 

@@ -9,7 +9,9 @@
 //! whose bordering chains all survive and whose every empty point touches one of them is sure territory:
 //! the opponent cannot make an eye there, so its stones inside are dead.
 
-use super::region::{Region, Sealed};
+use super::area::flood;
+use super::spheres::Spheres;
+use crate::endgame::region::{Region, Sealed};
 use crate::go::board::neighbours;
 use crate::go::coord::GRID;
 use crate::go::{Board, Cell, Color, Point};
@@ -33,17 +35,6 @@ pub struct Settlement {
 
 impl Settlement {
     pub fn assess(board: &Board, region: &Region, sealed: &Sealed) -> Settlement {
-        Settlement::assess_within(board, region, region, sealed)
-    }
-
-    /// [`Settlement::assess`] for a part of the region `whole`: the part's neighbouring points in the
-    /// rest of `whole` are still in play, so they are nobody's sphere.
-    pub fn assess_within(
-        board: &Board,
-        region: &Region,
-        whole: &Region,
-        sealed: &Sealed,
-    ) -> Settlement {
         let mut settlement = Settlement {
             owner: [None; GRID],
             safe: [false; GRID],
@@ -51,7 +42,7 @@ impl Settlement {
             outside_last_liberties: Vec::new(),
         };
         let mut scratch = Scratch::default();
-        let mut spheres = Spheres::new(whole);
+        let mut spheres = Spheres::new(region);
         for color in [Color::Black, Color::White] {
             assess_colour(
                 board,
@@ -128,151 +119,6 @@ impl Settlement {
             },
         }
     }
-}
-
-/// Which colour's sphere each point outside the region lies in, worked out once per point and position.
-struct Spheres<'a> {
-    /// The whole region searched: a point of it outside the part being assessed is nobody's sphere.
-    whole: &'a Region,
-    /// The sphere by the stones outside the region alone. 0: not yet worked out; 1: nobody's; 2:
-    /// Black's; 3: White's.
-    known: [u8; GRID],
-    /// Whether a stone of the region is within reach (then the sphere depends on what is judged).
-    /// 0: not yet worked out; 1: no; 2: yes.
-    near_region: [u8; GRID],
-}
-
-/// How far (through empty points outside the region) a point's sphere looks for stones.
-const SPHERE_REACH: usize = 3;
-
-impl Spheres<'_> {
-    fn new(whole: &Region) -> Spheres<'_> {
-        Spheres {
-            whole,
-            known: [0; GRID],
-            near_region: [0; GRID],
-        }
-    }
-
-    /// The colour whose stones are nearest to the empty outside point `p` (through empty outside points,
-    /// within `SPHERE_REACH`), or `None` when both are as near or neither is. Local play never fills such
-    /// a point; the course counts it as part of the wall behind it, so a stone of the other colour gains
-    /// no safety from it, and an area it closes is not open. The wall is every stone but those `judged`:
-    /// stones outside the region, and stones in it (a wall's stones are often marked in the region: an
-    /// invader at D19 between Black's C18 and E18 is not anchored by E19 beside E18), except the chain
-    /// or area whose fate is being decided, which cannot be its own wall: a stone `p` of the region
-    /// counts when `counts(p)`.
-    fn of(&mut self, board: &Board, p: Point, counts: impl Fn(Point) -> bool) -> Option<Color> {
-        if self.whole.contains(p) {
-            return None;
-        }
-        // Cached when no stone of the region is within reach: then only the stones outside decide.
-        if self.known[p.index()] == 0 {
-            self.known[p.index()] = match nearest_colour(board, self.whole, p, |_| true) {
-                None => 1,
-                Some(Color::Black) => 2,
-                Some(Color::White) => 3,
-            };
-        }
-        if self.near_region[p.index()] == 0 {
-            self.near_region[p.index()] = 1 + region_stone_within_reach(board, self.whole, p) as u8;
-        }
-        if self.near_region[p.index()] == 2 {
-            return nearest_colour(board, self.whole, p, counts);
-        }
-        match self.known[p.index()] {
-            2 => Some(Color::Black),
-            3 => Some(Color::White),
-            _ => None,
-        }
-    }
-}
-
-/// The outside empty points within `SPHERE_REACH - 1` steps of `p` (through empty outside points), `p`
-/// included, into `seen`; returns how many.
-fn reach(board: &Board, whole: &Region, p: Point, seen: &mut [Point; 32]) -> usize {
-    seen[0] = p;
-    let mut seen_len = 1;
-    let mut frontier = 0..1;
-    for _ in 1..SPHERE_REACH {
-        let next_start = seen_len;
-        for i in frontier.clone() {
-            for n in neighbours(seen[i]) {
-                if !whole.contains(n)
-                    && board.cell(n) == Cell::Empty
-                    && seen_len < seen.len()
-                    && !seen[..seen_len].contains(&n)
-                {
-                    seen[seen_len] = n;
-                    seen_len += 1;
-                }
-            }
-        }
-        frontier = next_start..seen_len;
-    }
-    seen_len
-}
-
-/// Whether a stone of the region lies next to an outside point within reach of `p`.
-fn region_stone_within_reach(board: &Board, whole: &Region, p: Point) -> bool {
-    let mut seen = [p; 32];
-    let len = reach(board, whole, p, &mut seen);
-    seen[..len].iter().any(|&q| {
-        neighbours(q)
-            .iter()
-            .any(|&n| whole.contains(n) && board.color_at(n).is_some())
-    })
-}
-
-/// The colour of the nearest stones to `p` through empty outside points: stones outside the region,
-/// and stones of the region for which `counts` holds.
-fn nearest_colour(
-    board: &Board,
-    whole: &Region,
-    p: Point,
-    counts: impl Fn(Point) -> bool,
-) -> Option<Color> {
-    // Within SPHERE_REACH steps of a point there are at most 25 points: fixed buffers, no allocation.
-    let mut seen = [p; 32];
-    let mut seen_len = 1;
-    let mut frontier = 0..1;
-    for _ in 0..SPHERE_REACH {
-        let mut found = [false; 2];
-        let next_start = seen_len;
-        for i in frontier.clone() {
-            for n in neighbours(seen[i]) {
-                if whole.contains(n) {
-                    if let Some(c) = board.color_at(n)
-                        && counts(n)
-                    {
-                        found[c.index()] = true;
-                    }
-                    continue;
-                }
-                match board.cell(n) {
-                    Cell::Empty => {
-                        if seen_len < seen.len() && !seen[..seen_len].contains(&n) {
-                            seen[seen_len] = n;
-                            seen_len += 1;
-                        }
-                    }
-                    Cell::Border => {}
-                    _ => {
-                        if let Some(c) = board.color_at(n) {
-                            found[c.index()] = true;
-                        }
-                    }
-                }
-            }
-        }
-        match found {
-            [true, false] => return Some(Color::Black),
-            [false, true] => return Some(Color::White),
-            [true, true] => return None,
-            _ => frontier = next_start..seen_len,
-        }
-    }
-    None
 }
 
 /// Marks "not assigned" in the per-point chain and area indices.
@@ -418,39 +264,38 @@ fn collect_areas(
         );
         let mut open = false;
         area_of[start.index()] = id;
-        scratch.points.push(start);
         scratch.liberties.clear();
-        let mut i = first;
-        while i < scratch.points.len() {
-            let p = scratch.points[i];
-            if board.cell(p) == Cell::Empty {
-                scratch.empties.push(p);
-            }
-            for n in neighbours(p) {
-                match board.cell(n) {
-                    Cell::Border => {}
-                    c if c == own => {
-                        let chain = chain_of[n.index()];
-                        if !scratch.borders[first_border..].contains(&chain) {
-                            scratch.borders.push(chain);
-                        }
-                    }
-                    Cell::Empty if !region.contains(n) => {
-                        if !scratch.liberties.contains(&n) {
-                            scratch.liberties.push(n);
-                        }
-                    }
-                    _ if !region.contains(n) => open = true,
-                    _ => {
-                        if area_of[n.index()] == NONE {
-                            area_of[n.index()] = id;
-                            scratch.points.push(n);
-                        }
-                    }
+        let (borders, liberties) = (&mut scratch.borders, &mut scratch.liberties);
+        let points = flood(board, start, &mut scratch.points, |n| match board.cell(n) {
+            c if c == own => {
+                let chain = chain_of[n.index()];
+                if !borders[first_border..].contains(&chain) {
+                    borders.push(chain);
                 }
+                false
             }
-            i += 1;
-        }
+            Cell::Empty if !region.contains(n) => {
+                if !liberties.contains(&n) {
+                    liberties.push(n);
+                }
+                false
+            }
+            _ if !region.contains(n) => {
+                open = true;
+                false
+            }
+            _ => {
+                let join = area_of[n.index()] == NONE;
+                if join {
+                    area_of[n.index()] = id;
+                }
+                join
+            }
+        });
+        let empty = |p: &&Point| board.cell(**p) == Cell::Empty;
+        scratch
+            .empties
+            .extend(scratch.points[points].iter().filter(empty));
         // The area's own stones (the opponent's, whose fate it decides) are not the wall.
         let area_of = &*area_of;
         open |= scratch
@@ -612,158 +457,6 @@ fn assess_colour(
     }
 }
 
-/// A quick count of a position that may not be settled, for the ends of given lines: chains that are not
-/// anchored (no liberty outside the region) and have a single liberty are dead; region points reached,
-/// through empty and dead points, only by one colour's living stones are that colour's territory. Territory
-/// scoring counts those points and the dead stones again as prisoners; area scoring counts territory and
-/// living stones. Seki and eyes that a later move would spoil are beyond it.
-pub fn estimate_count(board: &Board, region: &Region, area: bool) -> i64 {
-    let dead = |p: Point| {
-        board.color_at(p).is_some()
-            && board.liberty_count(p) <= 1
-            && !board
-                .chain_liberties(p)
-                .iter()
-                .any(|&l| !region.contains(l))
-            && board.chain_stones(p).iter().all(|&s| region.contains(s))
-    };
-    let mut seen = vec![false; GRID];
-    let mut total = 0i64;
-    for &start in region.points() {
-        if seen[start.index()] {
-            continue;
-        }
-        let stone = board.color_at(start);
-        if stone.is_some() && !dead(start) {
-            seen[start.index()] = true;
-            if area && let Some(c) = stone {
-                total += c.sign() as i64;
-            }
-            continue;
-        }
-        // A component of empty and dead points, with the living colours around it.
-        let mut stack = vec![start];
-        seen[start.index()] = true;
-        let mut points = Vec::new();
-        let mut touches = [false; 2];
-        while let Some(p) = stack.pop() {
-            points.push(p);
-            for n in neighbours(p) {
-                if !region.contains(n) {
-                    if let Some(c) = board.color_at(n) {
-                        touches[c.index()] = true;
-                    } else if board.cell(n) == Cell::Empty {
-                        touches = [true, true];
-                    }
-                    continue;
-                }
-                match board.color_at(n) {
-                    Some(c) if !dead(n) => touches[c.index()] = true,
-                    _ => {
-                        if !seen[n.index()] {
-                            seen[n.index()] = true;
-                            stack.push(n);
-                        }
-                    }
-                }
-            }
-        }
-        let owner = match touches {
-            [true, false] => Some(Color::Black),
-            [false, true] => Some(Color::White),
-            _ => None,
-        };
-        if let Some(c) = owner {
-            for &p in &points {
-                total += c.sign() as i64;
-                if !area && board.color_at(p) == Some(c.opponent()) {
-                    total += c.sign() as i64;
-                }
-            }
-        }
-    }
-    total
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::endgame::test_support::{at, board_with};
-
-    fn region(gtp: &[&str]) -> Region {
-        Region::new(gtp.iter().map(|s| at(s)))
-    }
-
-    #[test]
-    fn a_chain_in_atari_is_not_anchored_by_its_last_liberty_outside() {
-        // White D19-D18 has one liberty, E19, outside the region: local play may take it there.
-        let board = board_with(&["C19", "C18", "D17", "E18"], &["D19", "D18"]);
-        let region = region(&["D19", "D18", "C19", "C18"]);
-        let s = Settlement::assess(&board, &region, &Sealed::default());
-        assert!(!s.is_safe(at("D19")));
-        assert_eq!(s.outside_last_liberties(), [at("E19")]);
-        // With E18 empty too (next to White's F18) it has two liberties, outside in White's sphere:
-        // anchored, and nothing to take outside.
-        let board = board_with(&["C19", "C18", "D17"], &["D19", "D18", "F18"]);
-        let s = Settlement::assess(&board, &region, &Sealed::default());
-        assert!(s.is_safe(at("D19")));
-        assert!(s.outside_last_liberties().is_empty());
-    }
-
-    #[test]
-    fn the_wall_s_stones_in_the_region_make_the_sphere_of_a_point_beside_them() {
-        // 04-value-of-reverse-sente/01 after Black D16: Black's C18 and E18 are marked in the region,
-        // with D19 between them; C19 and E19 lie outside it. White's invader at D19 has liberties C19 and
-        // E19: E19's nearest stone is Black's E18 (the invader itself is not its own wall), so it is
-        // Black's sphere, the invader is not anchored, and after Black D18 it is dead in Black's
-        // territory. With only the stones outside counted, E19 was nobody's and D19 lived.
-        let black = [
-            "A18", "B18", "C18", "C17", "E18", "D16", "E16", "F16", "G16",
-        ];
-        let white = ["A17", "B17", "C16", "B15", "D15", "E15", "C14"];
-        let problem = region(&[
-            "C18", "C17", "C16", "D16", "E16", "E17", "E18", "D18", "D17", "D19", "F17",
-        ]);
-        let mut board = board_with(&black, &white);
-        board.setup_stone(Color::White, at("D19"));
-        let s = Settlement::assess(&board, &problem, &Sealed::default());
-        assert!(!s.is_safe(at("D19")));
-        board.setup_stone(Color::Black, at("D18"));
-        let s = Settlement::assess(&board, &problem, &Sealed::default());
-        assert!(!s.is_safe(at("D19")));
-        assert_eq!(s.owner(at("D19")), Some(Color::Black));
-        assert!(s.is_settled(&board, &problem, false));
-        // D17, E17, F17, and D19 with its dead stone as a prisoner.
-        assert_eq!(s.count(&board, &problem, false), 5);
-    }
-
-    #[test]
-    fn the_outside_wall_s_sphere_closes_an_area_and_anchors_no_invader() {
-        // White's corner wall D19-D18-D17-E17-F17 with Black outside it; the region is E19-E18-F19-F18,
-        // and G19-G18 beyond it (outside) lie next to White's G17 stone: White's sphere.
-        let black = ["C19", "C18", "C17", "D16", "E16", "F16", "G16"];
-        let white = [
-            "D19", "D18", "D17", "E17", "F17", "G17", "H17", "H18", "H19",
-        ];
-        let board = board_with(&black, &white);
-        let corner = region(&["E19", "E18", "F19", "F18"]);
-        let s = Settlement::assess(&board, &corner, &Sealed::default());
-        for p in ["E19", "E18", "F19", "F18"] {
-            assert_eq!(s.owner(at(p)), Some(Color::White), "{p}");
-        }
-        // A Black invader at F18 with liberties F19 (inside) and G18 (White's sphere) is not anchored.
-        let mut invaded = board.clone();
-        invaded.setup_stone(Color::Black, at("F18"));
-        invaded.setup_stone(Color::Black, at("E19"));
-        let s = Settlement::assess(&invaded, &corner, &Sealed::default());
-        assert!(!s.is_safe(at("F18")));
-        // The same stone next to a neutral outside point (G18 between both colours) is anchored.
-        let mut open = invaded.clone();
-        open.setup_stone(Color::Black, at("G19"));
-        open.remove_stone(at("H19"));
-        open.remove_stone(at("H18"));
-        open.setup_stone(Color::Black, at("H18"));
-        let s = Settlement::assess(&open, &corner, &Sealed::default());
-        assert!(s.is_safe(at("F18")));
-    }
-}
+#[path = "settle_tests.rs"]
+mod tests;

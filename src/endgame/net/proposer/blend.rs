@@ -3,7 +3,7 @@
 //!
 //! Made for the local-move network (first: it knows whether local play is urgent) with KataGo's policy
 //! (whose "no move" means a better move elsewhere on the board, not a finished region). The two miss
-//! different moves (docs/endgame-net.md, "Root proposals"), so the mixture follows a move either believes in.
+//! different moves (`docs/research/endgame-net-defaults.md`, "Root proposals"), so the mixture follows a move either believes in.
 
 use super::{LocalState, Proposal, Proposer, ProposerError};
 use crate::endgame::region::Region;

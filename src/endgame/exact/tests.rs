@@ -82,71 +82,6 @@ fn a_region_over_the_limit_is_refused_with_its_size() {
 }
 
 #[test]
-fn splitting_into_independent_parts_keeps_the_value() {
-    // The split must report what the whole search reports. The games themselves are not identical
-    // (on 02/05 they differ deep down): the whole search applies its leaf rules, the finished test and
-    // the one-sided rule, to the whole region, the split to each part.
-    // (06-value-of-ko/09 agreed before the outside spheres; since then the split gives 83/48 for the
-    // whole search's 7/4, both wrong: a part sees the rest of the region as nobody's sphere.)
-    let files = [
-        "01-value-of-move/03.sgf",
-        "02-expected-local-result/05.sgf",
-        "04-value-of-reverse-sente/01.sgf",
-    ];
-    let mut splits = 0;
-    for name in files {
-        let p = problem(name);
-        let scoring = Scoring::Territory;
-        let split = solve_with(&p.board, &p.region, scoring, MAX_POSITIONS, true).unwrap();
-        let whole = solve_with(&p.board, &p.region, scoring, MAX_POSITIONS, false).unwrap();
-        assert_eq!(whole.splits, 0);
-        assert_eq!(split.temperature(), whole.temperature(), "{name}");
-        assert_eq!(split.mean(), whole.mean(), "{name}");
-        splits += split.splits;
-    }
-    assert!(splits > 0, "no position of these problems split into parts");
-}
-
-#[test]
-fn a_split_position_lists_the_moves_of_every_part() {
-    // At a sum node each part's moves are the node's moves, with values in the whole position's frame.
-    let p = problem("04-value-of-reverse-sente/01.sgf");
-    let s = solve_with(&p.board, &p.region, Scoring::Territory, MAX_POSITIONS, true).unwrap();
-    let mut stack = vec![s.root.clone()];
-    let mut seen = std::collections::HashSet::new();
-    let mut checked = 0;
-    while let Some(node) = stack.pop() {
-        if let Some(sum) = &node.sum {
-            for color in [Color::Black, Color::White] {
-                let moves: usize = sum.parts.iter().map(|q| q.branches(color).len()).sum();
-                assert_eq!(node.branches(color).len(), moves);
-            }
-            // A move changes one part: its child is the sum of as many parts.
-            for b in node.branches(Color::Black) {
-                let parts = b
-                    .child
-                    .as_ref()
-                    .and_then(|c| c.sum.as_ref())
-                    .map(|s| s.parts.len());
-                assert!(b.child.is_none() || parts == Some(sum.parts.len()));
-            }
-            checked += 1;
-        }
-        for color in [Color::Black, Color::White] {
-            for child in node.branches(color).iter().filter_map(|b| b.child.clone()) {
-                if seen.insert(Arc::as_ptr(&child) as usize) {
-                    stack.push(child);
-                }
-            }
-        }
-        if checked > 20 || seen.len() > 5_000 {
-            break;
-        }
-    }
-    assert!(checked > 0);
-}
-
-#[test]
 fn a_position_reached_with_different_prisoners_is_solved_once() {
     // 03-addition-method/07: capture sequences reach the same boards with different prisoner counts.
     // Nodes count from their own position, so one table entry serves every count: some node is reached
@@ -215,40 +150,6 @@ fn the_counters_account_for_every_position_visited() {
     let stats = search.stats.as_ref().expect("counters on");
     assert_eq!(stats.visited(), search.visited);
     assert!(stats.report(&p.board).contains("by depth: 0:1"));
-}
-
-#[test]
-fn line_dependent_results_reused_keep_the_game() {
-    // The side table reuses results that avoided a repetition of the line where the same line
-    // positions are on the line again: the games must be those of the search that recomputes them.
-    let mut recalled_any = false;
-    for name in ["06-value-of-ko/07.sgf", "01-value-of-move/05.sgf"] {
-        let p = problem(name);
-        let mut games = Vec::new();
-        for recall in [true, false] {
-            let mut search = Search::new(&p.region, false, MAX_POSITIONS);
-            search.split = false;
-            search.recall = recall.then(Recall::new);
-            search.stats = Some(stats::Stats::default());
-            let root = search.node(&p.board, State::default(), None, 0).node;
-            let stats = search.stats.as_ref().expect("counters on");
-            recalled_any |= recall && stats.recalled_count() > 0;
-            games.push((root.game.clone(), search.visited));
-        }
-        assert!(
-            games[0].0.equals(&games[1].0),
-            "{name}: {} against {}",
-            games[0].0,
-            games[1].0
-        );
-        assert!(
-            games[0].1 <= games[1].1,
-            "{name}: {} positions against {}",
-            games[0].1,
-            games[1].1
-        );
-    }
-    assert!(recalled_any, "some line-dependent result was reused");
 }
 
 /// Every move of the course's correct lines that the solver's move rule refuses (`problem: line`).
@@ -339,4 +240,25 @@ fn an_invader_beside_the_wall_s_stones_in_the_region_is_not_anchored_outside() {
     assert_eq!(s.mean(), Rational::integer(4));
     assert_eq!(s.value(), Rational::integer(2));
     assert_eq!(Some(s.value()), p.answer);
+}
+
+#[test]
+fn a_watched_search_reports_its_positions_against_its_budget() {
+    let p = problem("01-value-of-move/05.sgf");
+    let progress = Progress::default();
+    let s = solve_watched(
+        &p.board,
+        &p.region,
+        Scoring::Territory,
+        MAX_POSITIONS,
+        &progress,
+    )
+    .unwrap();
+    assert_eq!(progress.searched(), s.positions);
+    assert_eq!(progress.budget(), MAX_POSITIONS);
+    // A search over its budget stops counting at the budget.
+    let small = Progress::default();
+    let err = solve_watched(&p.board, &p.region, Scoring::Territory, 10, &small).unwrap_err();
+    assert_eq!(err, SolveError::Budget { limit: 10 });
+    assert_eq!((small.searched(), small.budget()), (10, 10));
 }

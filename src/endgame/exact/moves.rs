@@ -2,7 +2,7 @@
 
 use super::{Candidate, Search, State};
 use crate::endgame::cgt::Rational;
-use crate::endgame::settle::Settlement;
+use crate::endgame::local::Settlement;
 use crate::go::board::neighbours;
 use crate::go::{Board, Cell, Color, Point};
 
@@ -111,14 +111,6 @@ impl Search<'_> {
             }
         }
         colours[0] && colours[1]
-    }
-
-    /// Whether a move at the empty point `p` could still change the count.
-    pub(super) fn is_live(&self, board: &Board, settlement: &Settlement, p: Point) -> bool {
-        self.region.contains(p)
-            && board.color_at(p).is_none()
-            && settlement.owner(p).is_none()
-            && (self.area || !self.is_neutral_dame(board, settlement, p))
     }
 }
 

@@ -8,69 +8,22 @@
 //!   becomes a leaf scored directly.
 //!
 //! Depth and node caps turn the remaining open nodes into leaves. Leaf scoring and aggregation live in
-//! `leaf.rs`; this file only decides the shape of the tree.
+//! `value.rs`; this file only decides the shape of the tree.
 
 use super::proposer::{LocalState, Proposal, Proposer, ProposerError};
-use super::region::Region;
+use crate::endgame::region::Region;
+pub use crate::endgame::types::TreeOptions;
 use crate::go::{Color, Point};
-
-/// The builder's thresholds and caps.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TreeOptions {
-    /// A node whose "no move" probability is above this is a leaf.
-    pub no_move_leaf: f32,
-    /// A colour with more than this share of the node's move probability is the only one followed.
-    pub one_colour: f32,
-    /// A colour's moves above this fraction of the colour's total are followed (else its single best).
-    pub relative: f32,
-    /// At the root, each colour's best this-many moves are followed whatever their share (1: the paper's
-    /// rule alone). The root decides which first moves the answer can name, so it gets a wider look: on the
-    /// development problems 2 gains `net` one answer and `blend` three (docs/endgame-net.md).
-    pub root_breadth: usize,
-    /// Plies below the root after which nodes become leaves.
-    pub max_depth: usize,
-    /// The most nodes a tree may have; moves beyond it become leaves.
-    pub max_nodes: usize,
-    /// A node is a leaf when every region point's ownership has at least this magnitude (`None`: off).
-    pub ownership_terminal: Option<f32>,
-}
-
-impl Default for TreeOptions {
-    fn default() -> Self {
-        TreeOptions {
-            no_move_leaf: 0.30,
-            one_colour: 0.85,
-            relative: 0.30,
-            root_breadth: 2,
-            max_depth: 12,
-            max_nodes: 400,
-            ownership_terminal: Some(0.7),
-        }
-    }
-}
-
-impl TreeOptions {
-    /// Keeps every proposed move of both colours (for the exhaustive proposer).
-    pub fn exhaustive() -> TreeOptions {
-        TreeOptions {
-            no_move_leaf: f32::INFINITY,
-            one_colour: f32::INFINITY,
-            relative: 0.0,
-            ownership_terminal: None,
-            ..TreeOptions::default()
-        }
-    }
-}
 
 /// Why a node has no children.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LeafReason {
     /// The region is settled (local Benson): its count is exact.
     Settled,
-    /// Finished in the course's sense (`status::finished_count`): reading decides every chain and no
+    /// Finished in the course's sense (`local::finished_count`): reading decides every chain and no
     /// move changes the count.
     Finished,
-    /// Small enough for the exact solver, which values it (`leaf/exact.rs`).
+    /// Small enough for the exact solver, which values it (`net/exact.rs`).
     Exact,
     /// Ownership is decided on every region point.
     Decided,

@@ -1,5 +1,5 @@
 //! Exact subtrees: a node of a grown tree whose region has few enough empty points is valued by the exact
-//! solver's game (`solver::solve_within`, a small position budget) instead of being grown further or
+//! solver's game (`exact::solve_within`, a small position budget) instead of being grown further or
 //! scored by ownership. Ownership sums misjudge positions that are still hot or whose boundary is open;
 //! the solver reads them out.
 //!
@@ -9,9 +9,9 @@
 
 use crate::endgame::cgt::Game;
 use crate::endgame::cgt::fast_hash::{FastMap, fast_map};
-use crate::endgame::proposer::LocalState;
+use crate::endgame::exact;
+use crate::endgame::net::proposer::LocalState;
 use crate::endgame::region::Region;
-use crate::endgame::solver;
 use crate::go::{Board, Color, Scoring};
 use std::cell::{Cell, RefCell};
 
@@ -82,7 +82,7 @@ impl<'a> ExactSubtrees<'a> {
 
     fn solve(&self, board: &Board) -> Option<Game> {
         let solution =
-            solver::solve_within(board, self.region, self.scoring, self.max_positions).ok();
+            exact::solve_within(board, self.region, self.scoring, self.max_positions).ok();
         let searched = solution
             .as_ref()
             .map_or(self.max_positions, |s| s.positions);
@@ -129,7 +129,7 @@ mod tests {
                 .collect()
         };
         let built = Game::new(options(Color::Black), options(Color::White));
-        let solved = solver::solve(&p.board, &p.region, Scoring::Territory).expect("solved");
+        let solved = exact::solve(&p.board, &p.region, Scoring::Territory).expect("solved");
         let th = Thermograph::of(&built);
         assert_eq!(th.temperature, solved.temperature());
         assert_eq!(th.mean, solved.mean());
@@ -168,12 +168,12 @@ mod tests {
         let root = LocalState::root(&p.board);
         let state = after_a_capture(&root, &p.region).expect("a capture within three moves");
         let taken = prisoners(state.board());
-        let solved = solver::solve(state.board(), &p.region, Scoring::Territory).expect("solved");
+        let solved = exact::solve(state.board(), &p.region, Scoring::Territory).expect("solved");
         let expected = solved.root.game.add(&Game::number(taken));
         assert_eq!(exact.game(&state), Some(expected));
         // Area counts have no prisoners: the solver's game as it is.
         let area = ExactSubtrees::new(&p.region, &p.board, Scoring::Area, 14, 200_000);
-        let solved = solver::solve(state.board(), &p.region, Scoring::Area).expect("solved");
+        let solved = exact::solve(state.board(), &p.region, Scoring::Area).expect("solved");
         assert_eq!(area.game(&state), Some(solved.root.game.clone()));
     }
 

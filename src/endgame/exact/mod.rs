@@ -16,23 +16,24 @@
 //! A node where only one colour has a move is a number: that colour's best result, which it can take at
 //! leisure (plus the point the final capture would cost under territory scoring). Positions repeating one
 //! on the current line (other than kos) are not searched; a result that avoided such a repetition is
-//! not stored in the table (the side table of `recall`, off by default, keeps it with the positions it
-//! avoided).
+//! not stored in the table.
 
+mod line;
 mod moves;
-mod parts;
-mod recall;
+mod node;
+mod progress;
 mod stats;
 
 use super::cgt::fast_hash::{FastMap, fast_map};
 use super::cgt::{Game, Kind, Rational, Thermograph, classify};
+use super::local::{Settlement, finished_count};
 use super::region::{MAX_REGION_POINTS, Region, Sealed};
-use super::settle::Settlement;
-use super::status::finished_count;
 use crate::go::{Board, Color, Point, Scoring};
-use recall::{Dependencies, LineKey, Recall};
+use line::{Dependencies, LineKey};
+pub use node::{Branch, Node};
+pub use progress::Progress;
 use stats::{Outcome, Stats, Visit};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// The largest number of empty region points the exact solver accepts.
 pub const MAX_EMPTY_POINTS: usize = 14;
@@ -56,171 +57,14 @@ pub enum SolveError {
     RegionTooLarge { points: usize, limit: usize },
 }
 
-/// One option of a node: a move and the value it leads to, in the node's frame.
-#[derive(Clone, Debug)]
-pub struct Branch {
-    pub point: Point,
-    /// The option's value (child value plus prisoners taken by the move).
-    pub value: Game,
-    /// Prisoners taken by the move, Black's minus White's (territory scoring; included in `value`). The
-    /// child's own game and branches count from the child's position, without them.
-    pub prisoners: i64,
-    /// The position after the move; `None` for a ko retake valued by the ko rule.
-    pub child: Option<Arc<Node>>,
-    /// The move captures a ko, or is the ko retake valued by rule.
-    pub ko: bool,
-}
-
-impl Branch {
-    /// The move to `child`, taking `prisoners` (added to the child's value: the child counts from its
-    /// own position). `shifted` remembers the child's game moved by the prisoners, so that a position
-    /// reached again by a capture of the same size shares that game instead of copying it.
-    fn to(
-        point: Point,
-        child: Arc<Node>,
-        prisoners: i64,
-        ko: bool,
-        shifted: &mut FastMap<(usize, i64), (Arc<Node>, Game)>,
-    ) -> Branch {
-        let value = match prisoners {
-            0 => child.game.clone(),
-            n => {
-                // Keyed by the node's address; the entry holds the node, so the address is not reused.
-                let key = (Arc::as_ptr(&child) as usize, n);
-                let (_, game) = shifted
-                    .entry(key)
-                    .or_insert_with(|| (child.clone(), child.game.add(&Game::number(n))));
-                game.clone()
-            }
-        };
-        Branch {
-            point,
-            value,
-            prisoners,
-            child: Some(child),
-            ko,
-        }
-    }
-}
-
-/// A solved local position.
-#[derive(Clone, Debug)]
-pub struct Node {
-    pub game: Game,
-    black: OnceLock<Vec<Branch>>,
-    white: OnceLock<Vec<Branch>>,
-    /// When the position splits into independent parts: the parts, whose sum it is, and the branches are
-    /// derived from theirs on demand.
-    sum: Option<Sum>,
-}
-
-/// A position that is the sum of independent parts plus a fixed count.
-#[derive(Clone, Debug)]
-struct Sum {
-    parts: Vec<Arc<Node>>,
-    offset: Rational,
-}
-
-impl Node {
-    fn new(game: Game, black: Vec<Branch>, white: Vec<Branch>) -> Node {
-        Node {
-            game,
-            black: OnceLock::from(black),
-            white: OnceLock::from(white),
-            sum: None,
-        }
-    }
-
-    fn leaf(game: Game) -> Node {
-        Node::new(game, Vec::new(), Vec::new())
-    }
-
-    /// The sum of independent parts plus `offset` (the count of the points outside every part).
-    fn sum(parts: Vec<Arc<Node>>, offset: Rational) -> Node {
-        let game = parts
-            .iter()
-            .fold(Game::Number(offset), |total, part| total.add(&part.game));
-        Node {
-            game,
-            black: OnceLock::new(),
-            white: OnceLock::new(),
-            sum: Some(Sum { parts, offset }),
-        }
-    }
-
-    pub fn branches(&self, color: Color) -> &[Branch] {
-        let cell = match color {
-            Color::Black => &self.black,
-            Color::White => &self.white,
-        };
-        cell.get_or_init(|| {
-            self.sum
-                .as_ref()
-                .map(|sum| sum.branches(color))
-                .unwrap_or_default()
-        })
-    }
-
-    /// The moves of `color` whose options attain the thermograph's wall at the node's temperature.
-    pub fn best(&self, color: Color) -> Vec<&Branch> {
-        let t = Thermograph::view(&self.game).temperature;
-        let score = |b: &Branch| {
-            let th = Thermograph::view(&b.value);
-            match color {
-                Color::Black => th.right.at(t) - t,
-                Color::White => -(th.left.at(t) + t),
-            }
-        };
-        let branches = self.branches(color);
-        let Some(top) = branches.iter().map(score).max() else {
-            return Vec::new();
-        };
-        branches.iter().filter(|b| score(b) == top).collect()
-    }
-}
-
-impl Sum {
-    /// A move in one part: that part's branch, the other parts unchanged.
-    fn branches(&self, color: Color) -> Vec<Branch> {
-        let mut out = Vec::new();
-        for (i, part) in self.parts.iter().enumerate() {
-            let others = self
-                .parts
-                .iter()
-                .enumerate()
-                .filter(|&(j, _)| j != i)
-                .fold(Game::Number(self.offset), |total, (_, p)| {
-                    total.add(&p.game)
-                });
-            for branch in part.branches(color) {
-                let child = branch.child.as_ref().map(|c| {
-                    let mut parts = self.parts.clone();
-                    parts[i] = c.clone();
-                    Arc::new(Node::sum(parts, self.offset))
-                });
-                out.push(Branch {
-                    point: branch.point,
-                    value: branch.value.add(&others),
-                    prisoners: branch.prisoners,
-                    child,
-                    ko: branch.ko,
-                });
-            }
-        }
-        out
-    }
-}
-
 /// The solver's answer for a position.
 #[derive(Clone, Debug)]
 pub struct Solution {
     pub root: Arc<Node>,
     pub thermograph: Thermograph,
     pub kind: Kind,
-    /// Positions searched (by the main search and the searches of independent parts).
+    /// Positions searched.
     pub positions: usize,
-    /// Positions solved as sums of independent parts.
-    pub splits: usize,
 }
 
 impl Solution {
@@ -282,29 +126,19 @@ pub fn solve_within(
     scoring: Scoring,
     max_positions: usize,
 ) -> Result<Solution, SolveError> {
-    solve_with(board, region, scoring, max_positions, SPLIT_INTO_PARTS)
+    solve_watched(board, region, scoring, max_positions, &Progress::default())
 }
 
-/// Whether searches split positions into independent parts. Off: the split reports the whole search's
-/// temperature and mean on the problems of the tests, but on the development problems it searched
-/// 1.0–2.2 times the positions of the whole search (each part's positions are new table entries, and
-/// parts of at most six empty points are read for the finished test far more often), and it removed none
-/// of the budget give-ups (`docs/endgame.md`).
-const SPLIT_INTO_PARTS: bool = false;
+/// How many positions a search visits between two updates of its [`Progress`].
+const PROGRESS_EVERY: usize = 1024;
 
-/// Whether results that avoided a repetition of the line are kept with the line positions they avoided
-/// and reused where those are on the line again (`recall`). Off: it gives the same game where the search
-/// finishes, but on the development problems it removed none of the budget give-ups, took 523 s of CPU
-/// for the whole bench against 343 s, and 14 GB at its peak against 9 (`docs/endgame.md`).
-const REUSE_LINE_DEPENDENT: bool = false;
-
-/// [`solve_within`], with the split into independent parts on or off.
-fn solve_with(
+/// [`solve_within`], counting the positions searched in `progress` as it goes.
+pub fn solve_watched(
     board: &Board,
     region: &Region,
     scoring: Scoring,
     max_positions: usize,
-    split: bool,
+    progress: &Progress,
 ) -> Result<Solution, SolveError> {
     let empty = region.empty_points(board).len();
     if empty > MAX_EMPTY_POINTS {
@@ -325,9 +159,11 @@ fn solve_with(
     let mut start = board.clone();
     start.clear_ko();
     let mut search = Search::new(region, scoring == Scoring::Area, max_positions);
-    search.split = split;
     search.stats = Stats::from_env();
+    progress.start(max_positions);
+    search.progress = Some(progress);
     let root = search.node(&start, State::default(), None, 0).node;
+    progress.searched_up_to(search.visited.min(max_positions));
     if let Some(stats) = &search.stats {
         eprintln!("{}", stats.report(board));
     }
@@ -351,7 +187,6 @@ fn solve_with(
         thermograph,
         kind,
         positions: search.visited,
-        splits: search.splits,
     })
 }
 
@@ -380,43 +215,27 @@ struct KoContext {
 }
 
 struct Search<'a> {
-    /// Where this search plays: the whole region, or an independent part of it.
     region: &'a Region,
-    /// The whole region (the same as `region` for the main search).
-    whole: &'a Region,
-    /// The part's points as bits over the whole region's points (all of them for the main search).
-    scope: u128,
-    /// XOR of the stone keys that the part's play cannot see (whole-region points away from the part): the
-    /// position's hash XOR this is the same wherever else the part is met.
-    context: u128,
     area: bool,
-    /// Solved positions of every search, main and nested, keyed by scope, hash and state.
+    /// Solved positions, keyed by stones and state.
     table: FastMap<TableKey, Arc<Node>>,
     /// Solved games shifted by a capture's prisoners (`Branch::to`).
     shifted: FastMap<(usize, i64), (Arc<Node>, Game)>,
     /// Positions on the current line (prisoners aside: a capture cycle repeats the board, not the
     /// prisoners), with their depth.
     path: FastMap<LineKey, usize>,
-    /// The same positions by depth.
-    line: Vec<LineKey>,
-    /// Results that depend on positions of the line (`None`: not kept, only to check the side table
-    /// against the search without it).
-    recall: Option<Recall>,
     visited: usize,
     max_positions: usize,
-    /// Whether positions are split into independent parts (off only to check the split against the
-    /// whole search).
-    split: bool,
-    /// Positions solved as sums of parts.
-    splits: usize,
+    /// Where another thread reads how far the search has got.
+    progress: Option<&'a Progress>,
     /// Where the positions go, when `TENGEN_SOLVER_STATS` asks.
     stats: Option<Stats>,
 }
 
-type TableKey = (u128, u128, State);
+type TableKey = (u128, State);
 
 /// A solved node and the positions of the line above it whose repetition its subtree avoided: a node
-/// that avoided one depends on the line and goes to the side table (`recall`), not the table.
+/// that avoided one depends on the line and is not stored in the table.
 struct Solved {
     node: Arc<Node>,
     depends: Dependencies,
@@ -434,25 +253,19 @@ impl<'a> Search<'a> {
     fn new(region: &'a Region, area: bool, max_positions: usize) -> Search<'a> {
         Search {
             region,
-            whole: region,
-            scope: u128::MAX,
-            context: 0,
             area,
             table: fast_map(),
             shifted: fast_map(),
             path: fast_map(),
-            line: Vec::new(),
-            recall: REUSE_LINE_DEPENDENT.then(Recall::new),
             visited: 0,
             max_positions,
-            split: true,
-            splits: 0,
+            progress: None,
             stats: None,
         }
     }
 
     fn key(&self, board: &Board, state: State) -> TableKey {
-        (self.scope, board.stone_hash() ^ self.context, state)
+        (board.stone_hash(), state)
     }
 
     /// The position after `color`'s move `candidate` from a node at `depth`, solved (and counted when
@@ -485,19 +298,12 @@ impl<'a> Search<'a> {
                 depends: Dependencies::default(),
             };
         }
-        let resolution = ko.map(|k| k.resolution);
-        let path = &self.path;
-        let recalled = self
-            .recall
-            .as_ref()
-            .and_then(|recall| recall.find(&key, resolution, |k| path.get(k).copied()));
-        if let Some((node, depends)) = recalled {
-            if let Some(stats) = &mut self.stats {
-                stats.recalled();
-            }
-            return Solved { node, depends };
-        }
         self.visited += 1;
+        if self.visited.is_multiple_of(PROGRESS_EVERY)
+            && let Some(progress) = self.progress
+        {
+            progress.searched_up_to(self.visited);
+        }
         if self.visited > self.max_positions {
             // Unwind quickly; `solve` reports the exhausted budget.
             return Solved {
@@ -505,7 +311,7 @@ impl<'a> Search<'a> {
                 depends: Dependencies::default(),
             };
         }
-        let settlement = Settlement::assess_within(board, self.region, self.whole, &state.sealed);
+        let settlement = Settlement::assess(board, self.region, &state.sealed);
         let mut outcome = Outcome::Settled;
         let done = if settlement.is_settled(board, self.region, self.area) {
             Some(Node::leaf(Game::number(settlement.count(
@@ -517,9 +323,6 @@ impl<'a> Search<'a> {
             // Finished in the course's sense: every chain alive or dead by reading, every area owned.
             outcome = Outcome::Finished;
             Some(Node::leaf(Game::number(count)))
-        } else if self.split && ko.is_none() && state.ban.is_none() {
-            outcome = Outcome::Split;
-            self.split(board, &settlement, state)
         } else {
             None
         };
@@ -565,8 +368,6 @@ impl<'a> Search<'a> {
         let key = self.key(board, state);
         let line_key = (board.stone_hash(), state.ban, state.sealed);
         self.path.insert(line_key, depth);
-        self.line.truncate(depth);
-        self.line.push(line_key);
         let mut depends = Dependencies::default();
         let mut black = Vec::new();
         let mut white = Vec::new();
@@ -680,9 +481,6 @@ impl<'a> Search<'a> {
         let node = Arc::new(Node::new(game, black, white));
         if depends.is_empty() {
             self.table.insert(key, node.clone());
-        } else if let Some(recall) = &mut self.recall {
-            let resolution = ko.map(|k| k.resolution);
-            recall.store(key, resolution, &depends, &self.line, node.clone());
         }
         Solved { node, depends }
     }

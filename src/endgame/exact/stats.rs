@@ -1,9 +1,8 @@
-//! Where a search's positions go (issue #7): counters kept only when `TENGEN_SOLVER_STATS` is set, and
+//! Where a search's positions go: counters kept only when `TENGEN_SOLVER_STATS` is set, and
 //! printed to standard error when the search ends. They cost nothing otherwise.
 
+use crate::endgame::local::{Settlement, finished_count_up_to};
 use crate::endgame::region::Region;
-use crate::endgame::settle::Settlement;
-use crate::endgame::status::finished_count_up_to;
 use crate::go::{Board, Color, Point};
 use std::collections::HashSet;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -16,7 +15,6 @@ pub const STATS_VAR: &str = "TENGEN_SOLVER_STATS";
 pub enum Outcome {
     Settled,
     Finished,
-    Split,
     Expanded,
 }
 
@@ -26,7 +24,6 @@ pub struct Stats {
     by_empty: Vec<usize>,
     settled: usize,
     finished: usize,
-    split: usize,
     expanded: usize,
     /// Positions reached after a capture somewhere on the line (sealed captured space).
     after_capture: usize,
@@ -39,8 +36,6 @@ pub struct Stats {
     /// Expanded nodes with more than six empty points.
     expanded_above_six: usize,
     table_hits: usize,
-    /// Line-dependent results reused from the side table.
-    recalled: usize,
     /// Line-dependent results, by the number of line positions they depend on.
     dependent_by_count: Vec<usize>,
     /// Moves dropped because they repeat a position of the line, by the length of the cycle.
@@ -95,21 +90,11 @@ impl Stats {
 
     /// Positions visited (every outcome).
     pub fn visited(&self) -> usize {
-        self.settled + self.finished + self.split + self.expanded
+        self.settled + self.finished + self.expanded
     }
 
     pub fn hit(&mut self) {
         self.table_hits += 1;
-    }
-
-    pub fn recalled(&mut self) {
-        self.recalled += 1;
-    }
-
-    /// Line-dependent results reused so far.
-    #[cfg(test)]
-    pub fn recalled_count(&self) -> usize {
-        self.recalled
     }
 
     /// A result that depends on `count` positions of the line above it.
@@ -126,7 +111,6 @@ impl Stats {
         match outcome {
             Outcome::Settled => self.settled += 1,
             Outcome::Finished => self.finished += 1,
-            Outcome::Split => self.split += 1,
             Outcome::Expanded => {
                 self.expanded += 1;
                 if empty > 6 {
@@ -173,14 +157,13 @@ impl Stats {
                 .join(" ")
         };
         format!(
-            "solver stats: {} positions: settled {} finished {} split {} expanded {} (one-sided {}, above 6 empty {}, \
-             of which judged finished {}), after a capture {}, ko {}, table hits {}, recalled {}, recomputed {}\n\
+            "solver stats: {} positions: settled {} finished {} expanded {} (one-sided {}, above 6 empty {}, \
+             of which judged finished {}), after a capture {}, ko {}, table hits {}, recomputed {}\n\
              by depth: {}\nby empty points: {}\ndeepest line: {}\nrepeats by cycle length: {}\nfirst cycle: {}\n\
              line-dependent results by dependencies: {}",
             self.visited(),
             self.settled,
             self.finished,
-            self.split,
             self.expanded,
             self.one_sided,
             self.expanded_above_six,
@@ -188,7 +171,6 @@ impl Stats {
             self.after_capture,
             self.ko,
             self.table_hits,
-            self.recalled,
             self.recomputed,
             list(&self.by_depth),
             list(&self.by_empty),
