@@ -12,21 +12,12 @@ const BIN: &str = env!("CARGO_BIN_EXE_tengen");
 
 #[path = "support/tmux.rs"]
 mod tmux;
-use tmux::Tmux;
+use tmux::{Tmux, trimmed};
 
 /// "Moves · N in book" of the current position.
 fn moves_in_book(screen: &str) -> Option<u32> {
     let at = screen.find("Moves · ")? + "Moves · ".len();
     screen[at..].split_whitespace().next()?.parse().ok()
-}
-
-fn trimmed(text: &str) -> Vec<String> {
-    let lines: Vec<String> = text.lines().map(|l| l.trim_end().to_string()).collect();
-    let end = lines
-        .iter()
-        .rposition(|l| !l.is_empty())
-        .map_or(0, |i| i + 1);
-    lines[..end].to_vec()
 }
 
 /// The first row of the moves table: the move, Black's win rate in percent and Black's score.
@@ -109,37 +100,13 @@ fn walk_mark_expand_quit_and_replay_the_same_last_frame() {
     });
     // The job feed passes changed values of the nodes on screen once a second: the frame to compare is
     // the one after the feed has nothing left to pass, so wait until two captures 1.5 s apart agree.
-    let mut last = tmux.screen();
-    for _ in 0..20 {
-        std::thread::sleep(Duration::from_millis(1500));
-        let now = tmux.screen();
-        if now == last {
-            break;
-        }
-        last = now;
-    }
+    let last = tmux::settled(&tmux, Duration::from_millis(1500), 20);
     tmux.keys(&["q"]);
     tmux.wait_for("the program to exit", Duration::from_secs(10), |s| {
         s.contains("EXITED 0")
     });
 
-    let frames = dir.path().join("frames");
-    let out = Command::new(BIN)
-        .args([
-            "replay",
-            session.to_str().unwrap(),
-            "--headless",
-            "--frames",
-            frames.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let replayed = std::fs::read_to_string(frames.join("last.txt")).unwrap();
+    let replayed = tmux::replay_last_frame(BIN, &session, &dir.path().join("frames"));
     assert_eq!(
         trimmed(&replayed),
         trimmed(&last),
@@ -288,23 +255,7 @@ fn annotate_a_game_step_through_it_and_replay_the_same_last_frame() {
     });
     // The recording carries the game's text: the replay does not need the file.
     std::fs::remove_file(&game).unwrap();
-    let frames = dir.path().join("frames");
-    let out = Command::new(BIN)
-        .args([
-            "replay",
-            session.to_str().unwrap(),
-            "--headless",
-            "--frames",
-            frames.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let replayed = std::fs::read_to_string(frames.join("last.txt")).unwrap();
+    let replayed = tmux::replay_last_frame(BIN, &session, &dir.path().join("frames"));
     assert_eq!(
         trimmed(&replayed),
         trimmed(&last),
@@ -350,24 +301,8 @@ fn endgame_pane_loads_a_problem_runs_exact_and_replays_the_same_frame() {
     tmux.wait_for("the program to exit", Duration::from_secs(10), |s| {
         s.contains("EXITED 0")
     });
-    let frames = dir.path().join("frames");
-    let out = Command::new(BIN)
-        .args([
-            "replay",
-            session.to_str().unwrap(),
-            "--headless",
-            "--frames",
-            frames.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     // The recording carries the problem and the result: the replay draws the pane without the file.
-    let replayed = std::fs::read_to_string(frames.join("last.txt")).unwrap();
+    let replayed = tmux::replay_last_frame(BIN, &session, &dir.path().join("frames"));
     assert!(replayed.contains("T 1 1/2"), "{replayed}");
     assert!(replayed.contains("Region · 10 points"), "{replayed}");
 }

@@ -4,27 +4,17 @@
 //! an engine that has no network, the overlay says it is unavailable.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
 const BIN: &str = env!("CARGO_BIN_EXE_tengen");
 
 #[path = "support/tmux.rs"]
 mod tmux;
-use tmux::Tmux;
+use tmux::{Tmux, trimmed};
 
 fn write(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, text).unwrap();
-}
-
-fn trimmed(text: &str) -> Vec<String> {
-    let lines: Vec<String> = text.lines().map(|l| l.trim_end().to_string()).collect();
-    let end = lines
-        .iter()
-        .rposition(|l| !l.is_empty())
-        .map_or(0, |i| i + 1);
-    lines[..end].to_vec()
 }
 
 /// A left click at (column, row), 0-based, as the terminal reports it to a program that asked for SGR
@@ -137,37 +127,13 @@ fn overlays_and_clicks_show_on_screen_and_replay_to_the_same_frame() {
         s.contains(&format!("1.{second} 2.{reply}")) && s.contains("· ownership ·")
     });
     // The frame to compare is one the evaluations and the job feed have settled on.
-    let mut last = tmux.screen();
-    for _ in 0..10 {
-        std::thread::sleep(Duration::from_millis(1000));
-        let now = tmux.screen();
-        if now == last {
-            break;
-        }
-        last = now;
-    }
+    let last = tmux::settled(&tmux, Duration::from_millis(1000), 10);
     tmux.keys(&["q"]);
     tmux.wait_for("the program to exit", Duration::from_secs(10), |s| {
         s.contains("EXITED 0")
     });
 
-    let frames = dir.path().join("frames");
-    let out = Command::new(BIN)
-        .args([
-            "replay",
-            session.to_str().unwrap(),
-            "--headless",
-            "--frames",
-            frames.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let replayed = std::fs::read_to_string(frames.join("last.txt")).unwrap();
+    let replayed = tmux::replay_last_frame(BIN, &session, &dir.path().join("frames"));
     assert_eq!(
         trimmed(&replayed),
         trimmed(&last),

@@ -85,3 +85,48 @@ impl Drop for Tmux {
             .output();
     }
 }
+
+/// The screen once it has stopped changing: two captures `interval` apart agree (at most `tries` waits).
+/// Job feeds and network evaluations keep redrawing for a moment after the last key.
+pub fn settled(tmux: &Tmux, interval: Duration, tries: usize) -> String {
+    let mut last = tmux.screen();
+    for _ in 0..tries {
+        std::thread::sleep(interval);
+        let now = tmux.screen();
+        if now == last {
+            break;
+        }
+        last = now;
+    }
+    last
+}
+
+/// The lines of a screen without trailing blanks or trailing empty lines.
+pub fn trimmed(text: &str) -> Vec<String> {
+    let lines: Vec<String> = text.lines().map(|l| l.trim_end().to_string()).collect();
+    let end = lines
+        .iter()
+        .rposition(|l| !l.is_empty())
+        .map_or(0, |i| i + 1);
+    lines[..end].to_vec()
+}
+
+/// Replays `session` headless with `bin` into `frames` and returns the last frame's text.
+pub fn replay_last_frame(bin: &str, session: &std::path::Path, frames: &std::path::Path) -> String {
+    let out = Command::new(bin)
+        .args([
+            "replay",
+            session.to_str().unwrap(),
+            "--headless",
+            "--frames",
+            frames.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::read_to_string(frames.join("last.txt")).unwrap()
+}
