@@ -3,15 +3,15 @@
 //! [`JobEvent`]s for the app. Searches run on the engine's own threads; book updates run in
 //! `spawn_blocking`, so neither ever holds up the thread that draws the screen.
 
-use super::book_port::{Mark, NodeId as ViewId, NodeView};
 use super::metered::Metered;
-use super::view::{marks_of, node_view, to_book_mark};
 use super::{JobEvent, JobId, JobKind, Priority};
 use crate::book::expand::{self, ExpandSettings};
+use crate::book::marks::Mark;
 use crate::book::store::{BookStore, Record};
+use crate::book::view::{NodeView, node_view};
 use crate::book::{self, Book, NodeId};
 use crate::engine::{CancelToken, Engine, EngineError};
-use crate::go::{Move, Symmetry};
+use crate::go::Move;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
@@ -200,7 +200,7 @@ struct Scheduler {
     kinds: HashMap<JobId, (JobKind, Priority)>,
     next_id: u32,
     expansion: ExpansionMode,
-    given_up: HashSet<ViewId>,
+    given_up: HashSet<NodeId>,
 }
 
 impl Scheduler {
@@ -360,7 +360,7 @@ impl Scheduler {
     async fn schedule(&mut self, done_tx: &mpsc::UnboundedSender<(JobId, Outcome)>) {
         let k = self.config.concurrent.max(1);
         if self.expansion == ExpansionMode::Running {
-            let in_flight: HashSet<ViewId> = self
+            let in_flight: HashSet<NodeId> = self
                 .queue
                 .iter()
                 .map(|p| &p.kind)
@@ -374,7 +374,7 @@ impl Scheduler {
                 let shared = Arc::clone(&self.shared);
                 let want = k - in_flight.len();
                 // Nodes whose expansion failed this run are not picked again (no retry loop).
-                let exclude: HashSet<ViewId> = in_flight.union(&self.given_up).copied().collect();
+                let exclude: HashSet<NodeId> = in_flight.union(&self.given_up).copied().collect();
                 let picked =
                     tokio::task::spawn_blocking(move || pick_nodes(&shared, want, &exclude))
                         .await
@@ -436,29 +436,15 @@ impl Scheduler {
 fn pick_nodes(
     shared: &SharedBook,
     want: usize,
-    exclude: &HashSet<ViewId>,
-) -> Vec<(ViewId, Vec<Move>)> {
+    exclude: &HashSet<NodeId>,
+) -> Vec<(NodeId, Vec<Move>)> {
     let book = shared.lock();
     book::cost::cheapest(&book, want + exclude.len())
         .into_iter()
-        .filter(|id| !exclude.contains(&ViewId(id.0)))
+        .filter(|id| !exclude.contains(&id))
         .take(want)
-        .filter_map(|id| Some((ViewId(id.0), line_to(&book, id)?)))
+        .filter_map(|id| Some((id, book.line_to(id).ok()?.0)))
         .collect()
-}
-
-/// The cheapest line from the root to `id`, as moves in the root's orientation.
-pub fn line_to(book: &Book, id: NodeId) -> Option<Vec<Move>> {
-    let path = book.path_from_root(id).ok()?;
-    let size = book.meta.size;
-    let mut root_to_node = Symmetry::IDENTITY;
-    let mut line = Vec::new();
-    for (parent, edge) in path {
-        let e = &book.node(parent).edges[edge];
-        line.push(root_to_node.inverse().apply_move(size, e.mv));
-        root_to_node = root_to_node.then(e.to_child);
-    }
-    Some(line)
 }
 
 fn set_marks(shared: &SharedBook, line: &[Move], marks: &[Mark]) -> Result<Vec<JobEvent>, String> {
@@ -466,7 +452,7 @@ fn set_marks(shared: &SharedBook, line: &[Move], marks: &[Mark]) -> Result<Vec<J
     let id = book.follow_line(line).map_err(|e| e.to_string())?.id;
     book.marks.remove(&id);
     for &m in marks {
-        let m = to_book_mark(m).check().map_err(|e| e.to_string())?;
+        let m = m.check().map_err(|e| e.to_string())?;
         book::marks::set_mark(&mut book, id, m);
     }
     let stored = book.marks.get(&id).copied().unwrap_or_default();
@@ -482,8 +468,8 @@ fn set_marks(shared: &SharedBook, line: &[Move], marks: &[Mark]) -> Result<Vec<J
     }
     book::recompute_after_change(&mut book, &[id]);
     let mut events = vec![JobEvent::MarksChanged {
-        node: ViewId(id.0),
-        marks: marks_of(stored),
+        node: id,
+        marks: stored.list(),
     }];
     let views = shared.changed_views(&book, &[id]);
     if !views.is_empty() {

@@ -9,7 +9,7 @@ use super::config::{Config, Dirs};
 use super::render;
 use super::theme::Theme;
 use super::update::update;
-use crate::jobs::book_port::BookView;
+use crate::book::view::BookView;
 use crate::jobs::runner::{Request, Runner};
 use crossterm::event::{Event, EventStream, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use futures::StreamExt;

@@ -6,8 +6,10 @@ use super::annotation;
 use super::app::{App, Expansion, JobView, Mode, Status, Step};
 use super::keymap::Keymap;
 use super::theme::Theme;
+use crate::book::NodeId;
+use crate::book::marks::Mark;
+use crate::book::view::NodeView;
 use crate::go::{Move, Symmetry};
-use crate::jobs::book_port::{Mark, NodeId, NodeView};
 use crate::jobs::{JobEvent, JobKind, JobState};
 
 /// Finished jobs beyond this many are dropped from the list, oldest first.

@@ -1,7 +1,7 @@
 //! The client against real KataGo transcripts, replayed by `tests/support/fake_katago.py`.
 
-use super::*;
 use super::process::version_at_least;
+use super::*;
 use crate::engine::Report;
 use crate::go::{Game, Komi, Move, Rules};
 

@@ -3,7 +3,7 @@
 //! row. Rows are tinted by badness; columns drop out, least useful first, when the pane is narrow.
 
 use super::{Badness, compact_count};
-use crate::jobs::book_port::BlackValues;
+use crate::book::view::BlackValues;
 use crate::tui::app::App;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
