@@ -142,7 +142,7 @@ fn write_table(text: &mut String, book: &Book, view: OrientedNode, table: &NodeT
         "values by {} ({:.0} visits)   book grown by {}",
         own.engine,
         own.visits,
-        super::book_trim::engines_line(&book)
+        super::book_trim::engines_line(book)
     );
     let _ = writeln!(
         text,

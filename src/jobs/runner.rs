@@ -441,7 +441,7 @@ fn pick_nodes(
     let book = shared.lock();
     book::cost::cheapest(&book, want + exclude.len())
         .into_iter()
-        .filter(|id| !exclude.contains(&id))
+        .filter(|id| !exclude.contains(id))
         .take(want)
         .filter_map(|id| Some((id, book.line_to(id).ok()?.0)))
         .collect()
