@@ -3,7 +3,7 @@
 //!
 //! Run with `cargo run --release --example grow_a_book [ITERATIONS]`.
 
-use tengen::book::dag::{Book, BookMeta, NodeView};
+use tengen::book::dag::{Book, BookMeta, OrientedNode};
 use tengen::book::expand::{ExpandSettings, grow};
 use tengen::book::{CostParams, node_table, recompute_everything};
 use tengen::engine::CancelToken;
@@ -36,7 +36,7 @@ async fn main() -> anyhow::Result<()> {
     );
     let table = node_table(
         &book,
-        NodeView {
+        OrientedNode {
             id: book.root(),
             to_view: Symmetry::IDENTITY,
         },

@@ -3,7 +3,7 @@
 
 use std::process::Command;
 use tengen::book::interop::katabook;
-use tengen::jobs::view::book_view;
+use tengen::book::view::book_view;
 use tengen::session::Recorder;
 use tengen::tui::action::{Action, Key};
 

@@ -246,7 +246,7 @@ pub enum DagError {
 
 /// A node seen through a view symmetry (node space → view space).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NodeView {
+pub struct OrientedNode {
     pub id: NodeId,
     pub to_view: Symmetry,
 }
@@ -482,7 +482,7 @@ impl Book {
     }
 
     /// Follows a move given in the view's orientation; the child keeps the user's orientation.
-    pub fn follow(&self, view: NodeView, mv: Move) -> Result<NodeView, DagError> {
+    pub fn follow(&self, view: OrientedNode, mv: Move) -> Result<OrientedNode, DagError> {
         let size = self.meta.size;
         let in_node = view.to_view.inverse().apply_move(size, mv);
         let (i, s) = self
@@ -493,15 +493,15 @@ impl Book {
         let edge = &self.node(view.id).edges[i];
         // child space → parent space after the edge move → parent space after `in_node` → view.
         let to_view = edge.to_child.inverse().then(s.inverse()).then(view.to_view);
-        Ok(NodeView {
+        Ok(OrientedNode {
             id: edge.child,
             to_view,
         })
     }
 
     /// Follows a line of moves (view orientation) from the root seen as the identity.
-    pub fn follow_line(&self, moves: &[Move]) -> Result<NodeView, DagError> {
-        let mut view = NodeView {
+    pub fn follow_line(&self, moves: &[Move]) -> Result<OrientedNode, DagError> {
+        let mut view = OrientedNode {
             id: self.root(),
             to_view: Symmetry::IDENTITY,
         };

@@ -17,7 +17,7 @@ pub struct Marks {
 }
 
 /// One kind of mark and its value.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub enum Mark {
     Bonus(f64),
     Expand(f64),
@@ -61,6 +61,50 @@ impl Mark {
         }
     }
 
+    /// Parses a mark the user typed (`bonus 5`, `EXPAND 1`, `visits 1000`, `branch 3`); unlike a bonus
+    /// file's value, a typed VISITS or BRANCH amount must be a whole number.
+    pub fn parse_typed(kind: &str, amount: &str) -> Result<Mark, String> {
+        let bad = || format!("`{amount}` is not a valid amount for {kind}");
+        let whole = match kind.to_ascii_lowercase().as_str() {
+            "bonus" | "expand" => true,
+            "visits" => amount.parse::<u64>().is_ok(),
+            "branch" => amount.parse::<u32>().is_ok(),
+            _ => {
+                return Err(format!(
+                    "unknown mark `{kind}`: use bonus, expand, visits or branch"
+                ));
+            }
+        };
+        match Mark::parse(kind, amount) {
+            Some(mark) if whole => Ok(mark),
+            _ => Err(bad()),
+        }
+    }
+
+    /// KataGo's bonus-file keyword.
+    pub fn keyword(&self) -> &'static str {
+        match self {
+            Mark::Bonus(_) => "BONUS",
+            Mark::Expand(_) => "EXPAND",
+            Mark::Visits(_) => "VISITS",
+            Mark::Branch(_) => "BRANCH",
+        }
+    }
+
+    /// Short form for tables: `B5`, `E1`, `V1000`, `K3`.
+    pub fn short(&self) -> String {
+        match self {
+            Mark::Bonus(b) => format!("B{b}"),
+            Mark::Expand(e) => format!("E{e}"),
+            Mark::Visits(v) => format!("V{v}"),
+            Mark::Branch(k) => format!("K{k}"),
+        }
+    }
+
+    pub fn same_kind(&self, other: &Mark) -> bool {
+        std::mem::discriminant(self) == std::mem::discriminant(other)
+    }
+
     /// KataGo's ranges: BONUS −10000..10000, EXPAND 0..10000, VISITS ≥ 0, BRANCH 0..200.
     pub fn check(self) -> Result<Mark, MarkError> {
         let bad = |kind, value, range| Err(MarkError::Range { kind, value, range });
@@ -101,21 +145,27 @@ impl Marks {
         }
     }
 
-    /// Short text for tables: `B2 E1 V5000 K3`.
-    pub fn label(&self) -> String {
-        let mut parts = Vec::new();
+    /// The marks that are set, in the order BONUS, EXPAND, VISITS, BRANCH.
+    pub fn list(&self) -> Vec<Mark> {
+        let mut out = Vec::new();
         if self.bonus != 0.0 {
-            parts.push(format!("B{}", self.bonus));
+            out.push(Mark::Bonus(self.bonus));
         }
         if self.expand != 0.0 {
-            parts.push(format!("E{}", self.expand));
+            out.push(Mark::Expand(self.expand));
         }
         if self.visits != 0.0 {
-            parts.push(format!("V{}", self.visits));
+            out.push(Mark::Visits(self.visits));
         }
         if self.branch != 0 {
-            parts.push(format!("K{}", self.branch));
+            out.push(Mark::Branch(self.branch));
         }
+        out
+    }
+
+    /// Short text for tables: `B2 E1 V5000 K3`.
+    pub fn label(&self) -> String {
+        let parts: Vec<String> = self.list().iter().map(Mark::short).collect();
         parts.join(" ")
     }
 }

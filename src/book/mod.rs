@@ -18,7 +18,7 @@ pub mod values;
 pub mod view;
 
 pub use cost::{CostParams, NodeCost};
-pub use dag::{Book, BookMeta, Edge, GameCounts, Node, NodeId, NodeView, SearchValues};
+pub use dag::{Book, BookMeta, Edge, GameCounts, Node, NodeId, OrientedNode, SearchValues};
 pub use marks::{Mark, Marks};
 pub use provenance::{EngineRef, Provenance};
 pub use values::RecursiveValues;

@@ -173,7 +173,7 @@ pub fn run(args: GrowArgs, seed: u64) -> Result<ExitCode> {
     let per_sec = |n: Option<u64>| n.map(|n| n as f64 / secs);
     let root = node_table(
         &book,
-        tengen::book::NodeView {
+        tengen::book::OrientedNode {
             id: book.root(),
             to_view: tengen::go::Symmetry::IDENTITY,
         },

@@ -15,14 +15,13 @@ use ratatui::layout::Rect;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use tengen::book::NodeId;
 use tengen::book::interop::katabook;
+use tengen::book::view::book_view;
+use tengen::book::view::{BlackValues, BookView, EdgeView, InitialPosition, NodeView, OtherMoves};
 use tengen::engine::rollout::RolloutEngine;
 use tengen::go::{BoardSize, Color, Move, Point, Rules, Symmetry};
-use tengen::jobs::book_port::{
-    BlackValues, BookView, EdgeView, InitialPosition, NodeId, NodeView, OtherMoves,
-};
 use tengen::jobs::runner::SharedBook;
-use tengen::jobs::view::book_view;
 use tengen::jobs::{Runner, RunnerConfig};
 use tengen::tui::action::{Action, Key};
 use tengen::tui::app::App;

@@ -8,7 +8,7 @@ use tengen::book::expand::{ExpandSettings, Progress, grow};
 use tengen::book::interop::katabook;
 use tengen::book::marks::{self, Mark};
 use tengen::book::store::{self, BookStore, Record};
-use tengen::book::{Book, BookMeta, CostParams, NodeView, recompute_everything};
+use tengen::book::{Book, BookMeta, CostParams, OrientedNode, recompute_everything};
 use tengen::engine::CancelToken;
 use tengen::go::{BoardSize, BookHash, Komi, Move, Rules};
 
@@ -223,7 +223,7 @@ fn parse_line(book: &Book, line: &str) -> Result<Vec<Move>> {
     Move::parse_list(line, book.meta.size).with_context(|| format!("reading the line `{line}`"))
 }
 
-pub(super) fn view_for(book: &Book, line: &str) -> Result<NodeView> {
+pub(super) fn view_for(book: &Book, line: &str) -> Result<OrientedNode> {
     let moves = parse_line(book, line)?;
     book.follow_line(&moves)
         .with_context(|| format!("following `{line}` from the root"))

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tengen::book::provenance::Provenance;
-use tengen::book::{Book, MoveRow, NodeTable, NodeView, node_table};
+use tengen::book::{Book, MoveRow, NodeTable, OrientedNode, node_table};
 use tengen::go::BookHash;
 
 #[derive(Args)]
@@ -34,7 +34,7 @@ pub fn run(a: ShowArgs) -> Result<ExitCode> {
             let id = book
                 .find(&hash)
                 .with_context(|| format!("no node with hash {hash} in {}", a.file.display()))?;
-            NodeView {
+            OrientedNode {
                 id,
                 to_view: tengen::go::Symmetry::IDENTITY,
             }
@@ -54,7 +54,7 @@ pub fn run(a: ShowArgs) -> Result<ExitCode> {
 }
 
 /// A move's provenance: the engine that added it (the "other" row: the node's own values).
-fn provenance(book: &Book, view: NodeView, r: &MoveRow) -> Provenance {
+fn provenance(book: &Book, view: OrientedNode, r: &MoveRow) -> Provenance {
     match r.child {
         Some(child) => book
             .node(view.id)
@@ -69,7 +69,7 @@ fn provenance(book: &Book, view: NodeView, r: &MoveRow) -> Provenance {
     }
 }
 
-fn json(book: &Book, view: NodeView, table: &NodeTable) -> serde_json::Value {
+fn json(book: &Book, view: OrientedNode, table: &NodeTable) -> serde_json::Value {
     let size = book.meta.size;
     let moves: Vec<serde_json::Value> = table
         .rows
@@ -114,7 +114,7 @@ fn json(book: &Book, view: NodeView, table: &NodeTable) -> serde_json::Value {
 }
 
 /// The node's line, its values and provenance, and its moves table.
-fn write_table(text: &mut String, book: &Book, view: NodeView, table: &NodeTable) {
+fn write_table(text: &mut String, book: &Book, view: OrientedNode, table: &NodeTable) {
     let size = book.meta.size;
     let _ = writeln!(
         text,
@@ -142,7 +142,7 @@ fn write_table(text: &mut String, book: &Book, view: NodeView, table: &NodeTable
         "values by {} ({:.0} visits)   book grown by {}",
         own.engine,
         own.visits,
-        super::book_trim::engines_line(&book)
+        super::book_trim::engines_line(book)
     );
     let _ = writeln!(
         text,

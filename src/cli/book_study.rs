@@ -11,7 +11,7 @@ use tengen::book::interop::katabook;
 use tengen::book::study::diff::{DiffThresholds, diff};
 use tengen::book::study::disputed::{DisputedThresholds, disputed};
 use tengen::book::study::{gtp_line, stats::stats};
-use tengen::book::{Book, NodeView, store};
+use tengen::book::{Book, OrientedNode, store};
 
 #[derive(Args)]
 pub struct StatsArgs {
@@ -217,7 +217,7 @@ pub fn games_label(g: &tengen::book::GameCounts) -> Option<String> {
 }
 
 /// What `book show --board` and `--hash` print before the table: the path from the root and the board.
-pub fn show_extras(book: &Book, view: NodeView, board: bool, path: bool) -> Result<String> {
+pub fn show_extras(book: &Book, view: OrientedNode, board: bool, path: bool) -> Result<String> {
     let mut text = String::new();
     if let Some(games) = games_label(&book.games_through(view.id)) {
         let _ = writeln!(text, "record games through this position: {games}");

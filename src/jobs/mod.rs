@@ -2,15 +2,15 @@
 //! priorities, progress, cancel and retry. Jobs run as tokio tasks and talk to the app only through
 //! [`JobEvent`]s, which the app records like key presses.
 
-pub mod book_port;
 pub mod endgame;
 pub mod evaluate;
 pub mod metered;
 pub mod runner;
-pub mod view;
 
+use crate::book::NodeId;
+use crate::book::marks::Mark;
+use crate::book::view::NodeView;
 use crate::go::Move;
-use book_port::{Mark, NodeId, NodeView};
 pub use runner::{Request, Runner, RunnerConfig};
 use serde::{Deserialize, Serialize};
 

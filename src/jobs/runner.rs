@@ -3,23 +3,21 @@
 //! [`JobEvent`]s for the app. Searches run on the engine's own threads; book updates run in
 //! `spawn_blocking`, so neither ever holds up the thread that draws the screen.
 
-use super::book_port::{Mark, NodeId as ViewId, NodeView};
+mod shared;
+
 use super::metered::Metered;
-use super::view::{marks_of, node_view, to_book_mark};
 use super::{JobEvent, JobId, JobKind, Priority};
 use crate::book::expand::{self, ExpandSettings};
-use crate::book::store::{BookStore, Record};
-use crate::book::{self, Book, NodeId};
+use crate::book::marks::Mark;
+use crate::book::{Book, NodeId};
 use crate::engine::{CancelToken, Engine, EngineError};
-use crate::go::{Move, Symmetry};
+use crate::go::Move;
+pub use shared::SharedBook;
+use shared::{export, pick_nodes, set_marks};
 use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::time::Instant;
 use tokio::sync::mpsc;
-
-/// Books up to this many nodes send every changed node view after a change; larger ones send the
-/// changed nodes and their ancestors (costs elsewhere catch up with the next change that touches them).
-const FULL_DIFF_LIMIT: usize = 20_000;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunnerConfig {
@@ -61,66 +59,6 @@ pub enum Request {
         line: Vec<Move>,
     },
     StopAll,
-}
-
-/// The book the jobs grow, its file (when it has one) and the views the app was last sent.
-pub struct SharedBook {
-    book: Mutex<Book>,
-    store: Mutex<Option<BookStore>>,
-    sent: Mutex<Vec<NodeView>>,
-}
-
-impl SharedBook {
-    pub fn new(book: Book, store: Option<BookStore>) -> Arc<SharedBook> {
-        let sent = if book.len() <= FULL_DIFF_LIMIT {
-            (0..book.len())
-                .map(|i| node_view(&book, NodeId(i as u32)))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        Arc::new(SharedBook {
-            book: Mutex::new(book),
-            store: Mutex::new(store),
-            sent: Mutex::new(sent),
-        })
-    }
-
-    pub fn lock(&self) -> MutexGuard<'_, Book> {
-        // A panic in another job must not take the book with it: the data is still consistent between steps.
-        self.book
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    fn changed_views(&self, book: &Book, ids: &[NodeId]) -> Vec<NodeView> {
-        let mut sent = self.sent.lock().unwrap_or_else(|p| p.into_inner());
-        if book.len() <= FULL_DIFF_LIMIT {
-            let mut out = Vec::new();
-            for i in 0..book.len() {
-                let view = node_view(book, NodeId(i as u32));
-                if sent.get(i) != Some(&view) {
-                    if i < sent.len() {
-                        sent[i] = view.clone();
-                    } else {
-                        sent.push(view.clone());
-                    }
-                    out.push(view);
-                }
-            }
-            return out;
-        }
-        let mut seen: HashSet<NodeId> = HashSet::new();
-        let mut stack: Vec<NodeId> = ids.to_vec();
-        while let Some(id) = stack.pop() {
-            if seen.insert(id) {
-                stack.extend(book.node(id).parents.iter().map(|p| p.parent));
-            }
-        }
-        let mut ids: Vec<NodeId> = seen.into_iter().collect();
-        ids.sort();
-        ids.into_iter().map(|id| node_view(book, id)).collect()
-    }
 }
 
 pub struct Runner {
@@ -201,7 +139,7 @@ struct Scheduler {
     kinds: HashMap<JobId, (JobKind, Priority)>,
     next_id: u32,
     expansion: ExpansionMode,
-    given_up: HashSet<ViewId>,
+    given_up: HashSet<NodeId>,
     /// The endgame jobs' analyzers, whose networks stay open from one job to the next.
     analyzers: Arc<super::endgame::Analyzers>,
 }
@@ -365,7 +303,7 @@ impl Scheduler {
     async fn schedule(&mut self, done_tx: &mpsc::UnboundedSender<(JobId, Outcome)>) {
         let k = self.config.concurrent.max(1);
         if self.expansion == ExpansionMode::Running {
-            let in_flight: HashSet<ViewId> = self
+            let in_flight: HashSet<NodeId> = self
                 .queue
                 .iter()
                 .map(|p| &p.kind)
@@ -379,7 +317,7 @@ impl Scheduler {
                 let shared = Arc::clone(&self.shared);
                 let want = k - in_flight.len();
                 // Nodes whose expansion failed this run are not picked again (no retry loop).
-                let exclude: HashSet<ViewId> = in_flight.union(&self.given_up).copied().collect();
+                let exclude: HashSet<NodeId> = in_flight.union(&self.given_up).copied().collect();
                 let picked =
                     tokio::task::spawn_blocking(move || pick_nodes(&shared, want, &exclude))
                         .await
@@ -436,88 +374,6 @@ impl Scheduler {
             let _ = done_tx.send((job.id, outcome));
         });
     }
-}
-
-/// The K cheapest expandable nodes not already in flight, with the line (root orientation) to each.
-fn pick_nodes(
-    shared: &SharedBook,
-    want: usize,
-    exclude: &HashSet<ViewId>,
-) -> Vec<(ViewId, Vec<Move>)> {
-    let book = shared.lock();
-    book::cost::cheapest(&book, want + exclude.len())
-        .into_iter()
-        .filter(|id| !exclude.contains(&ViewId(id.0)))
-        .take(want)
-        .filter_map(|id| Some((ViewId(id.0), line_to(&book, id)?)))
-        .collect()
-}
-
-/// The cheapest line from the root to `id`, as moves in the root's orientation.
-pub fn line_to(book: &Book, id: NodeId) -> Option<Vec<Move>> {
-    let path = book.path_from_root(id).ok()?;
-    let size = book.meta.size;
-    let mut root_to_node = Symmetry::IDENTITY;
-    let mut line = Vec::new();
-    for (parent, edge) in path {
-        let e = &book.node(parent).edges[edge];
-        line.push(root_to_node.inverse().apply_move(size, e.mv));
-        root_to_node = root_to_node.then(e.to_child);
-    }
-    Some(line)
-}
-
-fn set_marks(shared: &SharedBook, line: &[Move], marks: &[Mark]) -> Result<Vec<JobEvent>, String> {
-    let mut book = shared.lock();
-    let id = book.follow_line(line).map_err(|e| e.to_string())?.id;
-    book.marks.remove(&id);
-    for &m in marks {
-        let m = to_book_mark(m).check().map_err(|e| e.to_string())?;
-        book::marks::set_mark(&mut book, id, m);
-    }
-    let stored = book.marks.get(&id).copied().unwrap_or_default();
-    if let Some(store) = shared
-        .store
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .as_mut()
-    {
-        store
-            .append(&[Record::Marks(vec![(id.0, stored)])])
-            .map_err(|e| e.to_string())?;
-    }
-    book::recompute_after_change(&mut book, &[id]);
-    let mut events = vec![JobEvent::MarksChanged {
-        node: ViewId(id.0),
-        marks: marks_of(stored),
-    }];
-    let views = shared.changed_views(&book, &[id]);
-    if !views.is_empty() {
-        events.push(JobEvent::NodesChanged(views));
-    }
-    Ok(events)
-}
-
-/// Writes the SGF of `line` (and its subtree) whole or not at all; says what it wrote.
-fn export(
-    shared: &SharedBook,
-    file: &std::path::Path,
-    line: &[Move],
-    subtree: bool,
-) -> Result<String, String> {
-    let text = {
-        let book = shared.lock();
-        let view = book.follow_line(line).map_err(|e| e.to_string())?;
-        if subtree {
-            book::interop::sgf::export(&book, view)
-        } else {
-            book::interop::sgf::export_line(&book, view)
-        }
-        .map_err(|e| e.to_string())?
-    };
-    crate::files::write_whole(file, text.as_bytes()).map_err(|e| e.to_string())?;
-    let what = if subtree { "the subtree" } else { "the line" };
-    Ok(format!("wrote {what} to {}", file.display()))
 }
 
 struct JobContext {

@@ -1,7 +1,7 @@
 //! Annotating a game against a book: where the game left the book, what the book prefers at each move, and
 //! how much each move loses by the book's values (the way MoGo's book "commented" professional games).
 
-use crate::book::{Book, NodeView, node_table};
+use crate::book::{Book, OrientedNode, node_table};
 use crate::go::sgf::{Property, SgfGame, SgfNode};
 use crate::go::{Color, Move, Symmetry};
 
@@ -82,7 +82,7 @@ pub fn annotate(book: &Book, game: &SgfGame) -> Result<Vec<MoveNote>, AnnotateEr
         return Err(AnnotateError::HasSetup);
     }
     let mut notes = Vec::new();
-    let mut view = NodeView {
+    let mut view = OrientedNode {
         id: book.root(),
         to_view: Symmetry::IDENTITY,
     };

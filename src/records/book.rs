@@ -6,7 +6,7 @@
 
 use super::tree::{ROOT, RecordId, RecordTree};
 use crate::book::dag::{
-    Book, BookMeta, GameCounts, NodeId, NodeView, SearchValues, transform_game,
+    Book, BookMeta, GameCounts, NodeId, OrientedNode, SearchValues, transform_game,
 };
 use crate::book::expand::add_move;
 use crate::book::{CostParams, recompute_everything};
@@ -47,12 +47,12 @@ pub fn to_book(
     let by = book.register_engine(&EngineId::new(EngineKind::Records))?;
     let size = book.meta.size;
     let mut report = RecordsBookReport::default();
-    let root_view = NodeView {
+    let root_view = OrientedNode {
         id: book.root(),
         to_view: Symmetry::IDENTITY,
     };
     // (record node, its view in the book, the game in the records' orientation)
-    let mut stack: Vec<(RecordId, NodeView, Game)> =
+    let mut stack: Vec<(RecordId, OrientedNode, Game)> =
         vec![(ROOT, root_view, book.meta.initial_game())];
     while let Some((rid, view, game)) = stack.pop() {
         for &c in &tree.node(rid).children {

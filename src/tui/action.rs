@@ -4,8 +4,9 @@
 //!
 //! [`Command`] is the user-facing vocabulary: what keymap entries `run` and what the `:` line accepts.
 
+use crate::book::marks::Mark;
+use crate::book::view::BookView;
 use crate::go::Move;
-use crate::jobs::book_port::{BookView, Mark};
 use crate::jobs::{JobEvent, Priority};
 use serde::{Deserialize, Serialize};
 
@@ -158,7 +159,7 @@ impl Command {
             "reflect" => no_args(Command::Reflect),
             "reset_view" => no_args(Command::ResetView),
             "mark" => match args.as_slice() {
-                [kind, amount] => Mark::parse(kind, amount).map(Command::Mark),
+                [kind, amount] => Mark::parse_typed(kind, amount).map(Command::Mark),
                 _ => Err("usage: mark bonus|expand|visits|branch AMOUNT".into()),
             },
             "unmark" => no_args(Command::Unmark),
@@ -270,7 +271,7 @@ mod tests {
         );
         assert_eq!(
             Command::parse("mark visits 1000"),
-            Ok(Command::Mark(Mark::Visits(1000)))
+            Ok(Command::Mark(Mark::Visits(1000.0)))
         );
         assert_eq!(
             Command::parse("analyze-line 7"),

@@ -9,8 +9,8 @@ use super::render;
 use super::update::update;
 use crate::book::Book;
 use crate::book::interop::katabook;
+use crate::book::view::book_view;
 use crate::go::{BoardSize, Color, Move};
-use crate::jobs::view::book_view;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 

@@ -7,9 +7,9 @@
 //! leaves the book. The game arrives as the text of its file in an action, so a replay annotates it again.
 
 use super::app::Step;
+use crate::book::view::{BookView, EdgeView, NodeView};
 use crate::go::sgf::{self, Property};
 use crate::go::{Color, Move, Symmetry};
-use crate::jobs::book_port::{BookView, EdgeView, NodeView};
 use std::path::Path;
 
 /// What the book says about one move of the game.

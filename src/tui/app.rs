@@ -4,8 +4,9 @@ use super::action::Command;
 use super::annotation::Annotation;
 use super::keymap::Keymap;
 use super::theme::Theme;
+use crate::book::NodeId;
+use crate::book::view::{BookView, EdgeView, NodeView};
 use crate::go::{Color, Game, Move, Setup, Symmetry};
-use crate::jobs::book_port::{BookView, EdgeView, NodeId, NodeView};
 use crate::jobs::{JobId, JobKind, JobState, Priority};
 
 /// One position on the path from the root.

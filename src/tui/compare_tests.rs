@@ -4,9 +4,9 @@ use super::action::{Action, Effect, Key};
 use super::app::App;
 use super::render;
 use super::update::update;
+use crate::book::NodeId;
 use crate::book::interop::katabook;
-use crate::jobs::book_port::NodeId;
-use crate::jobs::view::book_view;
+use crate::book::view::book_view;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 

@@ -12,7 +12,8 @@
 
 use super::action::Action;
 use super::app::App;
-use crate::jobs::book_port::{NodeId, NodeView};
+use crate::book::NodeId;
+use crate::book::view::NodeView;
 use crate::jobs::{JobEvent, JobId};
 use std::collections::BTreeMap;
 
@@ -162,9 +163,9 @@ fn same_shape(a: &NodeView, b: &NodeView) -> bool {
 mod tests {
     use super::*;
     use crate::book::interop::katabook;
+    use crate::book::view::book_view;
     use crate::engine::rollout::RolloutEngine;
     use crate::jobs::runner::SharedBook;
-    use crate::jobs::view::book_view;
     use crate::jobs::{Request, Runner, RunnerConfig};
     use crate::session::{self, Recorder, replay};
     use crate::tui::action::Key;

@@ -4,7 +4,7 @@
 use super::action::{Action, Effect, Key};
 use super::app::App;
 use super::update::update;
-use crate::jobs::book_port::NodeId;
+use crate::book::NodeId;
 use crate::jobs::{JobEvent, JobId, JobKind, Priority};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -20,7 +20,7 @@ fn app() -> App {
     );
     let text = include_str!("../../books/7x7-tt-k9.katabook");
     let (book, _) = crate::book::interop::katabook::import_str(text, "7x7").unwrap();
-    let view = crate::jobs::view::book_view(&book, "7x7");
+    let view = crate::book::view::book_view(&book, "7x7");
     update(&mut app, Action::BookLoaded(Box::new(view)));
     app
 }

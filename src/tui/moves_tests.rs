@@ -5,10 +5,10 @@ use super::action::{Action, Key};
 use super::app::App;
 use super::update::update;
 use crate::book::interop::katabook;
+use crate::book::marks::Mark;
+use crate::book::view::{book_view, node_view};
 use crate::book::{self, Book};
 use crate::jobs::JobEvent;
-use crate::jobs::book_port::Mark;
-use crate::jobs::view::{book_view, node_view, to_book_mark};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
@@ -36,7 +36,7 @@ fn mark(app: &mut App, book: &mut Book, line: &[crate::go::Move], marks: &[Mark]
     let id = book.follow_line(line).unwrap().id;
     book.marks.remove(&id);
     for &m in marks {
-        book::marks::set_mark(book, id, to_book_mark(m).check().unwrap());
+        book::marks::set_mark(book, id, m.check().unwrap());
     }
     book::recompute_after_change(book, &[id]);
     let views = (0..book.len())
@@ -70,7 +70,7 @@ fn marks_show_whole_and_costs_follow_them() {
         &mut app,
         &mut book,
         &line,
-        &[Mark::Visits(1000), Mark::Branch(3)],
+        &[Mark::Visits(1000.0), Mark::Branch(3)],
     );
     let table = rows(&app);
     assert!(table[0].contains("V1000 K3"), "{table:#?}");
@@ -105,7 +105,7 @@ fn a_branch_mark_reads_forced_not_minus_seven_hundred() {
     assert!(other.contains("forced"), "{other}");
     assert!(!text.contains("-6"), "{text}");
     // VISITS on a node with fewer visits than asked forces it too.
-    mark(&mut app, &mut book, &line, &[Mark::Visits(100_000_000)]);
+    mark(&mut app, &mut book, &line, &[Mark::Visits(100_000_000.0)]);
     let text = screen(&app);
     assert!(text.contains("forced"), "{text}");
 }

@@ -9,7 +9,7 @@ use super::config::{Config, Dirs};
 use super::render;
 use super::theme::Theme;
 use super::update::update;
-use crate::jobs::book_port::BookView;
+use crate::book::view::BookView;
 use crate::jobs::runner::{Request, Runner};
 use crossterm::event::{Event, EventStream, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use futures::StreamExt;
@@ -69,6 +69,95 @@ pub async fn run(options: Options) -> Result<(), RuntimeError> {
     result
 }
 
+/// The app and what its effects reach: every action goes through [`Driver::apply`], which records it,
+/// updates the app and carries out the effects.
+struct Driver {
+    app: App,
+    runner: Option<Runner>,
+    dirs: Option<Dirs>,
+    recorder: Option<Recorder>,
+    started: Instant,
+    theme_name: String,
+}
+
+impl Driver {
+    fn apply(&mut self, action: Action) {
+        let Driver {
+            app,
+            runner,
+            dirs,
+            recorder,
+            started,
+            theme_name,
+        } = self;
+        let started = *started;
+        let mut dispatch =
+            |app: &mut App, action: Action, theme_name: &mut String| -> Vec<Effect> {
+                if let Some(rec) = recorder.as_mut() {
+                    rec(started.elapsed().as_millis() as u64, &action);
+                }
+                let effects = update(app, action);
+                if let Some(Effect::LoadTheme(name)) =
+                    effects.iter().find(|e| matches!(e, Effect::LoadTheme(_)))
+                {
+                    *theme_name = name.clone();
+                }
+                effects
+            };
+        let effects = dispatch(app, action, theme_name);
+        perform(
+            effects,
+            runner.as_ref(),
+            dirs.as_ref(),
+            app,
+            &mut dispatch,
+            theme_name,
+        );
+    }
+
+    fn apply_all(&mut self, actions: Vec<Action>) {
+        for action in actions {
+            self.apply(action);
+        }
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64
+    }
+}
+
+/// The actions a session starts with: the screen size, the book, the user's keymap and theme, the notices
+/// from start-up and the engine.
+fn initial_actions(
+    size: ratatui::layout::Size,
+    book: BookView,
+    dirs: Option<&Dirs>,
+    theme_name: &str,
+    notices: Vec<(String, bool)>,
+    engine: Option<super::app::EngineStatus>,
+) -> Vec<Action> {
+    let mut initial = vec![
+        Action::Resize {
+            width: size.width,
+            height: size.height,
+        },
+        Action::BookLoaded(Box::new(book)),
+    ];
+    if let Some(action) = dirs.and_then(keymap_action) {
+        initial.push(action);
+    }
+    if theme_name != "dark" || dirs.is_some_and(|d| d.themes_dir().join("dark.toml").exists()) {
+        initial.push(theme_action(dirs, theme_name));
+    }
+    for (text, is_error) in notices {
+        initial.push(Action::Notice { text, is_error });
+    }
+    if let Some(engine) = engine {
+        initial.push(Action::Engine(engine));
+    }
+    initial
+}
+
 async fn event_loop(
     terminal: &mut ratatui::DefaultTerminal,
     options: Options,
@@ -78,7 +167,7 @@ async fn event_loop(
         runner,
         config,
         dirs,
-        mut recorder,
+        recorder,
         notices,
         engine,
         book_file,
@@ -90,55 +179,23 @@ async fn event_loop(
     let runner = runner.map(|start| start(started, job_tx));
     let (watch_tx, mut watch_rx) = mpsc::unbounded_channel();
     let _watcher = dirs.as_ref().and_then(|d| watch(d, watch_tx));
-    let mut theme_name = config.theme.clone();
-
-    let mut dispatch = |app: &mut App, action: Action, theme_name: &mut String| -> Vec<Effect> {
-        if let Some(rec) = recorder.as_mut() {
-            rec(started.elapsed().as_millis() as u64, &action);
-        }
-        let effects = update(app, action);
-        if let Some(Effect::LoadTheme(name)) =
-            effects.iter().find(|e| matches!(e, Effect::LoadTheme(_)))
-        {
-            *theme_name = name.clone();
-        }
-        effects
+    let initial = initial_actions(
+        terminal.size()?,
+        book,
+        dirs.as_ref(),
+        &config.theme,
+        notices,
+        engine,
+    );
+    let mut driver = Driver {
+        app,
+        runner,
+        dirs,
+        recorder,
+        started,
+        theme_name: config.theme.clone(),
     };
-    let size = terminal.size()?;
-    let mut initial = vec![
-        Action::Resize {
-            width: size.width,
-            height: size.height,
-        },
-        Action::BookLoaded(Box::new(book)),
-    ];
-    if let Some(action) = dirs.as_ref().and_then(keymap_action) {
-        initial.push(action);
-    }
-    if theme_name != "dark"
-        || dirs
-            .as_ref()
-            .is_some_and(|d| d.themes_dir().join("dark.toml").exists())
-    {
-        initial.push(theme_action(dirs.as_ref(), &theme_name));
-    }
-    for (text, is_error) in notices {
-        initial.push(Action::Notice { text, is_error });
-    }
-    if let Some(engine) = engine {
-        initial.push(Action::Engine(engine));
-    }
-    for action in initial {
-        let effects = dispatch(&mut app, action, &mut theme_name);
-        perform(
-            effects,
-            runner.as_ref(),
-            dirs.as_ref(),
-            &mut app,
-            &mut dispatch,
-            &mut theme_name,
-        );
-    }
+    driver.apply_all(initial);
 
     let mut events = EventStream::new();
     let mut frame_tick = tokio::time::interval(Duration::from_millis(33));
@@ -149,25 +206,23 @@ async fn event_loop(
     let mut hangup = unix_signal(tokio::signal::unix::SignalKind::hangup());
     let mut dirty = true;
     let mut feed = super::feed::JobFeed::new();
-    while !app.quit {
+    while !driver.app.quit {
         let action = tokio::select! {
             _ = frame_tick.tick() => {
                 if dirty {
-                    terminal.draw(|f| render::render(&app, f))?;
+                    terminal.draw(|f| render::render(&driver.app, f))?;
                     dirty = false;
                 }
                 continue;
             }
             _ = clock_tick.tick() => {
                 // The clock only matters while something runs; idle sessions record no ticks.
-                let busy = app.jobs.iter().any(|j| !j.state.is_finished());
+                let busy = driver.app.jobs.iter().any(|j| !j.state.is_finished());
                 if !busy && feed.is_empty() { continue; }
-                for action in feed.tick(&app) {
-                    let effects = dispatch(&mut app, action, &mut theme_name);
-                    perform(effects, runner.as_ref(), dirs.as_ref(), &mut app, &mut dispatch, &mut theme_name);
-                }
+                let due = feed.tick(&driver.app);
+                driver.apply_all(due);
                 if !busy { dirty = true; continue; }
-                Action::Tick { now_ms: started.elapsed().as_millis() as u64 }
+                Action::Tick { now_ms: driver.now_ms() }
             }
             ev = events.next() => match ev {
                 Some(Ok(Event::Key(k))) if k.kind == KeyEventKind::Press => match key_text(&k) {
@@ -177,7 +232,7 @@ async fn event_loop(
                 },
                 Some(Ok(Event::Resize(width, height))) => Action::Resize { width, height },
                 // Resolved against the screen as drawn; the command it means is what gets recorded.
-                Some(Ok(Event::Mouse(m))) => match super::mouse::action(&app, &m) {
+                Some(Ok(Event::Mouse(m))) => match super::mouse::action(&driver.app, &m) {
                     Some(action) => action,
                     None => continue,
                 },
@@ -188,29 +243,16 @@ async fn event_loop(
             Some(event) = job_rx.recv() => {
                 let mut now = feed.push(event);
                 let Some(last) = now.pop() else { continue };
-                for action in now {
-                    let effects = dispatch(&mut app, action, &mut theme_name);
-                    perform(effects, runner.as_ref(), dirs.as_ref(), &mut app, &mut dispatch, &mut theme_name);
-                }
+                driver.apply_all(now);
                 last
             }
             Some(watched) = watch_rx.recv() => {
-                // Editors write in bursts; let the burst settle, then read once.
-                tokio::time::sleep(Duration::from_millis(150)).await;
-                let mut all = vec![watched];
-                while let Ok(more) = watch_rx.try_recv() { all.push(more); }
-                let Some(d) = dirs.as_ref() else { continue };
-                if all.iter().any(|w| matches!(w, Watched::Keymap))
-                    && let Some(a) = keymap_action(d)
-                {
-                    let effects = dispatch(&mut app, a, &mut theme_name);
-                    perform(effects, runner.as_ref(), dirs.as_ref(), &mut app, &mut dispatch, &mut theme_name);
-                }
-                if all.iter().any(|w| matches!(w, Watched::Theme(n) if *n == theme_name)) {
-                    theme_action(Some(d), &theme_name)
-                } else {
-                    dirty = true;
-                    continue;
+                match watched_action(&mut driver, watched, &mut watch_rx).await {
+                    Some(action) => action,
+                    None => {
+                        dirty = true;
+                        continue;
+                    }
                 }
             }
             Some(()) = recv_signal(&mut terminate) => Action::Terminate,
@@ -218,46 +260,45 @@ async fn event_loop(
         };
         let input = is_input(&action);
         if input {
-            for held in feed.before_input(&app) {
-                let effects = dispatch(&mut app, held, &mut theme_name);
-                perform(
-                    effects,
-                    runner.as_ref(),
-                    dirs.as_ref(),
-                    &mut app,
-                    &mut dispatch,
-                    &mut theme_name,
-                );
-            }
+            let held = feed.before_input(&driver.app);
+            driver.apply_all(held);
         }
-        let effects = dispatch(&mut app, action, &mut theme_name);
-        perform(
-            effects,
-            runner.as_ref(),
-            dirs.as_ref(),
-            &mut app,
-            &mut dispatch,
-            &mut theme_name,
-        );
+        driver.apply(action);
         if input {
-            for held in feed.after_input(&app) {
-                let effects = dispatch(&mut app, held, &mut theme_name);
-                perform(
-                    effects,
-                    runner.as_ref(),
-                    dirs.as_ref(),
-                    &mut app,
-                    &mut dispatch,
-                    &mut theme_name,
-                );
-            }
+            let held = feed.after_input(&driver.app);
+            driver.apply_all(held);
         }
         dirty = true;
     }
-    if let Some(r) = &runner {
+    if let Some(r) = &driver.runner {
         r.send(Request::StopAll);
     }
     Ok(())
+}
+
+/// A change to the keymap or theme files: the keymap is reloaded here, the theme comes back as the action
+/// to apply (none when the change is to a theme not in use).
+async fn watched_action(
+    driver: &mut Driver,
+    first: Watched,
+    watch_rx: &mut mpsc::UnboundedReceiver<Watched>,
+) -> Option<Action> {
+    // Editors write in bursts; let the burst settle, then read once.
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let mut all = vec![first];
+    while let Ok(more) = watch_rx.try_recv() {
+        all.push(more);
+    }
+    let d = driver.dirs.clone()?;
+    if all.iter().any(|w| matches!(w, Watched::Keymap))
+        && let Some(a) = keymap_action(&d)
+    {
+        driver.apply(a);
+    }
+    let theme_name = &driver.theme_name;
+    all.iter()
+        .any(|w| matches!(w, Watched::Theme(n) if n == theme_name))
+        .then(|| theme_action(Some(&d), theme_name))
 }
 
 /// Inputs that may change what the screen shows (the job feed hands over held nodes around them).

@@ -7,9 +7,9 @@ use super::render;
 use super::update::{run, update};
 use crate::book::Book;
 use crate::book::interop::katabook;
+use crate::book::marks::Mark;
+use crate::book::view::{book_view, node_view};
 use crate::go::{Move, Symmetry};
-use crate::jobs::book_port::Mark;
-use crate::jobs::view::{book_view, node_view};
 use crate::jobs::{JobEvent, JobId, JobKind, JobState, Priority};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -282,7 +282,7 @@ fn expansion_controls_and_job_events() {
 
     let id = JobId(1);
     let kind = JobKind::Expand {
-        node: crate::jobs::book_port::NodeId(0),
+        node: crate::book::NodeId(0),
         line: vec![],
     };
     update(
@@ -440,7 +440,7 @@ fn frame_160x48_with_jobs_and_a_rotated_view() {
             JobKind::AnalyzeLine { line }
         } else {
             JobKind::Expand {
-                node: crate::jobs::book_port::NodeId(i),
+                node: crate::book::NodeId(i),
                 line,
             }
         };

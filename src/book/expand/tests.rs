@@ -1,6 +1,6 @@
 use super::*;
 use crate::book::dag::BookMeta;
-use crate::book::dag::NodeView;
+use crate::book::dag::OrientedNode;
 use crate::book::view::{node_table, view_of};
 use crate::book::{CostParams, recompute_everything};
 use crate::engine::exact::ExactEngine;
@@ -206,9 +206,9 @@ fn stones(game: &Game) -> Vec<Option<Color>> {
 }
 
 /// Adds a line given in the user's orientation, move by move, the way an expansion adds a move.
-fn add_line(book: &mut Book, line: &str) -> NodeView {
+fn add_line(book: &mut Book, line: &str) -> OrientedNode {
     let moves = Move::parse_list(line, book.meta.size).unwrap();
-    let mut view = NodeView {
+    let mut view = OrientedNode {
         id: book.root(),
         to_view: Symmetry::IDENTITY,
     };

@@ -8,7 +8,7 @@
 //! full disk or a kill leaves the previous site as it was. A target folder that holds something other
 //! than a site is refused rather than replaced.
 
-use crate::book::dag::{Book, NodeId, NodeView};
+use crate::book::dag::{Book, NodeId, OrientedNode};
 use crate::book::view::node_table;
 use crate::go::{Color, Move, Point, Symmetry};
 use std::fmt::Write as _;
@@ -96,7 +96,7 @@ fn write_site(book: &Book, dir: &Path, min_visits: f64) -> Result<usize, HtmlErr
         }
         // A node whose history cannot be rebuilt has no board to draw; `tengen book verify` reports it.
         let Ok(game) = book.game_at(id) else { continue };
-        let view = NodeView {
+        let view = OrientedNode {
             id,
             to_view: Symmetry::IDENTITY,
         };

@@ -1,6 +1,6 @@
 //! SGF export of a book subtree (best lines first, other book moves as variations, values in comments).
 
-use crate::book::dag::{Book, DagError, NodeView};
+use crate::book::dag::{Book, DagError, OrientedNode};
 use crate::book::view::node_table;
 use crate::go::{Color, Move};
 use std::collections::HashSet;
@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 /// Most nodes written into one SGF (a DAG can unfold into far more lines than nodes).
 const MAX_SGF_NODES: usize = 200_000;
 
-fn comment(book: &Book, view: NodeView) -> String {
+fn comment(book: &Book, view: OrientedNode) -> String {
     let t = node_table(book, view);
     let mut c = format!(
         "Black {:.1}% {:+.2}, visits {:.0}",
@@ -37,16 +37,16 @@ fn sgf_move(mv: Move) -> String {
 /// The subtree at `view` as SGF: the moves from the root to it, then the best line as the main line and
 /// every other book move as a variation, Black's values in the comments. Each node is unfolded once; a
 /// transposition back into a written node is noted in the comment.
-pub fn export(book: &Book, view: NodeView) -> Result<String, DagError> {
+pub fn export(book: &Book, view: OrientedNode) -> Result<String, DagError> {
     export_scoped(book, view, true)
 }
 
 /// The line from the root to `view` alone, with Black's values in the comment of every position on it.
-pub fn export_line(book: &Book, view: NodeView) -> Result<String, DagError> {
+pub fn export_line(book: &Book, view: OrientedNode) -> Result<String, DagError> {
     export_scoped(book, view, false)
 }
 
-fn export_scoped(book: &Book, view: NodeView, whole_subtree: bool) -> Result<String, DagError> {
+fn export_scoped(book: &Book, view: OrientedNode, whole_subtree: bool) -> Result<String, DagError> {
     let size = book.meta.size;
     let rules = book.meta.rules;
     let mut out = format!(
@@ -74,7 +74,7 @@ fn export_scoped(book: &Book, view: NodeView, whole_subtree: bool) -> Result<Str
     let mut game = book.meta.initial_game();
     // The line is in the root's orientation; the subtree is drawn in the view's, so map the line too.
     let to_view = {
-        let mut v = NodeView {
+        let mut v = OrientedNode {
             id: book.root(),
             to_view: crate::go::Symmetry::IDENTITY,
         };
@@ -83,7 +83,7 @@ fn export_scoped(book: &Book, view: NodeView, whole_subtree: bool) -> Result<Str
         }
         v.to_view.inverse().then(view.to_view)
     };
-    let mut at = NodeView {
+    let mut at = OrientedNode {
         id: book.root(),
         to_view: crate::go::Symmetry::IDENTITY,
     };
@@ -114,7 +114,7 @@ fn export_scoped(book: &Book, view: NodeView, whole_subtree: bool) -> Result<Str
 
 fn subtree(
     book: &Book,
-    view: NodeView,
+    view: OrientedNode,
     out: &mut String,
     written: &mut HashSet<crate::book::NodeId>,
     count: &mut usize,
@@ -129,7 +129,7 @@ fn subtree(
     }
     let table = node_table(book, view);
     let color = color_letter(book.node(view.id).to_move);
-    let children: Vec<(Move, NodeView)> = table
+    let children: Vec<(Move, OrientedNode)> = table
         .rows
         .iter()
         .filter(|r| !r.is_other)
@@ -201,7 +201,7 @@ pub fn import_lines(book: &mut Book, path: &std::path::Path) -> Result<SgfImport
                 expected: book.meta.size.to_string(),
             });
         }
-        let root = NodeView {
+        let root = OrientedNode {
             id: book.root(),
             to_view: crate::go::Symmetry::IDENTITY,
         };
@@ -224,11 +224,11 @@ pub fn import_lines(book: &mut Book, path: &std::path::Path) -> Result<SgfImport
 fn step(
     book: &mut Book,
     node: &crate::go::sgf::SgfNode,
-    view: NodeView,
+    view: OrientedNode,
     mut game: crate::go::Game,
     number: usize,
     out: &mut SgfImport,
-) -> Result<Option<(NodeView, crate::go::Game, usize)>, SgfImportError> {
+) -> Result<Option<(OrientedNode, crate::go::Game, usize)>, SgfImportError> {
     use crate::go::sgf::Property;
     let size = book.meta.size;
     let mv = node.get_move();

@@ -151,12 +151,12 @@ async fn marks_reach_the_book_and_come_back() {
     let (runner, mut rx, shared) = runner(small_book(), 1);
     runner.send(Request::SetMarks {
         line: vec![],
-        marks: vec![Mark::Visits(5000), Mark::Bonus(2.0)],
+        marks: vec![Mark::Visits(5000.0), Mark::Bonus(2.0)],
     });
     loop {
         if let JobEvent::MarksChanged { node, marks } = next(&mut rx).await {
-            assert_eq!(node, ViewId(0));
-            assert_eq!(marks, vec![Mark::Bonus(2.0), Mark::Visits(5000)]);
+            assert_eq!(node, NodeId(0));
+            assert_eq!(marks, vec![Mark::Bonus(2.0), Mark::Visits(5000.0)]);
             break;
         }
     }

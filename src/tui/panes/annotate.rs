@@ -4,7 +4,7 @@
 //! game is highlighted; `.` and `,` step through it and the board follows the book walk.
 
 use super::Badness;
-use crate::jobs::book_port::BlackValues;
+use crate::book::view::BlackValues;
 use crate::tui::annotation::{Annotation, GameNote};
 use crate::tui::app::App;
 use ratatui::buffer::Buffer;

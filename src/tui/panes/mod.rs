@@ -12,8 +12,8 @@ pub mod moves;
 pub mod status;
 
 use super::theme::Theme;
+use crate::book::view::BlackValues;
 use crate::go::Color as Player;
-use crate::jobs::book_port::BlackValues;
 use ratatui::style::Color;
 
 /// How much worse a move is than the best one: the points it loses for the side to move, in KaTrain's six

@@ -3,7 +3,7 @@
 //! row. Rows are tinted by badness; columns drop out, least useful first, when the pane is narrow.
 
 use super::{Badness, compact_count};
-use crate::jobs::book_port::BlackValues;
+use crate::book::view::{BlackValues, NodeView};
 use crate::tui::app::App;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -112,88 +112,7 @@ impl Widget for MovesPane<'_> {
         let Some(node) = node else { return };
 
         let shown = visible_columns(inner.width as usize);
-        let best = node
-            .edges
-            .first()
-            .map(|e| e.values)
-            .or(node.other.map(|o| o.values))
-            .unwrap_or_default();
-        let mut rows = Vec::new();
-        for (i, edge) in node.edges.iter().enumerate() {
-            let child = app.book.as_ref().and_then(|b| b.node(edge.child));
-            let marks = child
-                .map(|c| {
-                    c.marks
-                        .iter()
-                        .map(|m| m.short())
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                })
-                .unwrap_or_default();
-            let compared = app
-                .compared
-                .as_ref()
-                .is_some_and(|set| set.contains(&edge.child));
-            let marks = [
-                (edge.games > 0).then(|| format!("{}g", compact_count(edge.games as f64))),
-                compared.then(|| "≠".to_string()),
-                (!marks.is_empty()).then_some(marks),
-            ]
-            .into_iter()
-            .flatten()
-            .collect::<Vec<_>>()
-            .join(" ");
-            let transposed = if child.is_some_and(|c| c.is_transposition()) {
-                "⇄"
-            } else {
-                ""
-            };
-            let badness = Badness::of(&edge.values, &best, node.to_move);
-            let mut style = Style::default().fg(badness.color(theme));
-            if i == app.cursor {
-                style = style.bg(theme.highlight_bg).add_modifier(Modifier::BOLD);
-            }
-            let mv = app.screen_text(app.edge_move_in_root(edge));
-            rows.push(Row {
-                cells: value_cells(
-                    format!("{}", i + 1),
-                    format!("{mv}{transposed}"),
-                    &edge.values,
-                    &best,
-                    node.to_move,
-                    edge.prior,
-                    edge.visits,
-                    edge.adjusted_visits,
-                    edge.cost.map(|c| node.path_cost + c),
-                    marks,
-                ),
-                style,
-            });
-        }
-        if let Some(other) = node.other {
-            let style = Style::default().fg(theme.dim);
-            let marks = node
-                .marks
-                .iter()
-                .map(|m| m.short())
-                .collect::<Vec<_>>()
-                .join(" ");
-            rows.push(Row {
-                cells: value_cells(
-                    "".into(),
-                    "other".into(),
-                    &other.values,
-                    &best,
-                    node.to_move,
-                    other.max_prior,
-                    other.visits,
-                    other.visits,
-                    node.expansion_cost.map(|c| node.path_cost + c),
-                    marks,
-                ),
-                style,
-            });
-        }
+        let rows = rows(app, node);
         let header: Vec<Span> = shown
             .iter()
             .map(|&c| {
@@ -236,6 +155,94 @@ impl Widget for MovesPane<'_> {
         }
         Paragraph::new(lines).render(inner, buf);
     }
+}
+
+/// The table's rows: the book's moves best first, then the "other moves" row.
+fn rows(app: &App, node: &NodeView) -> Vec<Row> {
+    let theme = &app.theme;
+    let best = node
+        .edges
+        .first()
+        .map(|e| e.values)
+        .or(node.other.map(|o| o.values))
+        .unwrap_or_default();
+    let mut rows = Vec::new();
+    for (i, edge) in node.edges.iter().enumerate() {
+        let child = app.book.as_ref().and_then(|b| b.node(edge.child));
+        let marks = child
+            .map(|c| {
+                c.marks
+                    .iter()
+                    .map(|m| m.short())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .unwrap_or_default();
+        let compared = app
+            .compared
+            .as_ref()
+            .is_some_and(|set| set.contains(&edge.child));
+        let marks = [
+            (edge.games > 0).then(|| format!("{}g", compact_count(edge.games as f64))),
+            compared.then(|| "≠".to_string()),
+            (!marks.is_empty()).then_some(marks),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" ");
+        let transposed = if child.is_some_and(|c| c.is_transposition()) {
+            "⇄"
+        } else {
+            ""
+        };
+        let badness = Badness::of(&edge.values, &best, node.to_move);
+        let mut style = Style::default().fg(badness.color(theme));
+        if i == app.cursor {
+            style = style.bg(theme.highlight_bg).add_modifier(Modifier::BOLD);
+        }
+        let mv = app.screen_text(app.edge_move_in_root(edge));
+        rows.push(Row {
+            cells: value_cells(
+                format!("{}", i + 1),
+                format!("{mv}{transposed}"),
+                &edge.values,
+                &best,
+                node.to_move,
+                edge.prior,
+                edge.visits,
+                edge.adjusted_visits,
+                edge.cost.map(|c| node.path_cost + c),
+                marks,
+            ),
+            style,
+        });
+    }
+    if let Some(other) = node.other {
+        let style = Style::default().fg(theme.dim);
+        let marks = node
+            .marks
+            .iter()
+            .map(|m| m.short())
+            .collect::<Vec<_>>()
+            .join(" ");
+        rows.push(Row {
+            cells: value_cells(
+                "".into(),
+                "other".into(),
+                &other.values,
+                &best,
+                node.to_move,
+                other.max_prior,
+                other.visits,
+                other.visits,
+                node.expansion_cost.map(|c| node.path_cost + c),
+                marks,
+            ),
+            style,
+        });
+    }
+    rows
 }
 
 /// The first move row shown in a table of `inner_height` rows (a header, then the moves): the

@@ -1,11 +1,10 @@
 //! Turns the book into what the workbench shows: [`BookView`] and [`NodeView`] built from the book's own
-//! page query ([`crate::book::node_table`]), so the app sees KataGo's sorting, values and costs without
-//! holding the book.
+//! page query ([`node_table`]), so the app sees KataGo's sorting, values and costs without holding the
+//! book.
 
-use super::book_port::{
-    BlackValues, BookView, EdgeView, InitialPosition, Mark, NodeId, NodeView, OtherMoves,
-};
-use crate::book::{self, Book, Marks};
+use super::model::{BlackValues, BookView, EdgeView, InitialPosition, NodeView, OtherMoves};
+use super::{node_table, view_of};
+use crate::book::{Book, NodeId};
 use crate::go::Symmetry;
 
 /// The whole book as the app's first action carries it.
@@ -20,16 +19,16 @@ pub fn book_view(book: &Book, name: &str) -> BookView {
             white: meta.setup_white.clone(),
             first_player: Some(meta.first_player),
         },
-        root: NodeId(book.root().0),
+        root: book.root(),
         nodes: (0..book.len())
-            .map(|i| node_view(book, book::NodeId(i as u32)))
+            .map(|i| node_view(book, NodeId(i as u32)))
             .collect(),
     }
 }
 
 /// One node in its own orientation.
-pub fn node_view(book: &Book, id: book::NodeId) -> NodeView {
-    let table = book::node_table(book, book::view::view_of(id));
+pub fn node_view(book: &Book, id: NodeId) -> NodeView {
+    let table = node_table(book, view_of(id));
     let node = book.node(id);
     let mut edges = Vec::new();
     let mut other = None;
@@ -45,7 +44,7 @@ pub fn node_view(book: &Book, id: book::NodeId) -> NodeView {
                 mv,
                 // The row's child view maps child space to this node's space; the edge goes the other way.
                 to_child: child.to_view.inverse(),
-                child: NodeId(child.id.0),
+                child: child.id,
                 prior: row.prior,
                 values,
                 visits: row.visits,
@@ -64,7 +63,7 @@ pub fn node_view(book: &Book, id: book::NodeId) -> NodeView {
         }
     }
     NodeView {
-        id: NodeId(id.0),
+        id,
         to_move: table.to_move,
         self_symmetries: node.self_symmetries.iter().collect::<Vec<Symmetry>>(),
         edges,
@@ -76,38 +75,12 @@ pub fn node_view(book: &Book, id: book::NodeId) -> NodeView {
             score_uncertainty: 0.0,
         },
         visits: table.visits,
-        marks: table.marks.map(marks_of).unwrap_or_default(),
+        marks: table.marks.map(|m| m.list()).unwrap_or_default(),
         parent_count: node.parents.len() as u32,
         min_depth: table.depth,
         expansion_cost: (node.can_expand && table.expansion_cost < 1e99)
             .then_some(table.expansion_cost),
         path_cost: table.path_cost,
-    }
-}
-
-pub fn marks_of(marks: Marks) -> Vec<Mark> {
-    let mut out = Vec::new();
-    if marks.bonus != 0.0 {
-        out.push(Mark::Bonus(marks.bonus));
-    }
-    if marks.expand != 0.0 {
-        out.push(Mark::Expand(marks.expand));
-    }
-    if marks.visits != 0.0 {
-        out.push(Mark::Visits(marks.visits as u64));
-    }
-    if marks.branch != 0 {
-        out.push(Mark::Branch(marks.branch));
-    }
-    out
-}
-
-pub fn to_book_mark(mark: Mark) -> book::Mark {
-    match mark {
-        Mark::Bonus(b) => book::Mark::Bonus(b),
-        Mark::Expand(e) => book::Mark::Expand(e),
-        Mark::Visits(v) => book::Mark::Visits(v as f64),
-        Mark::Branch(k) => book::Mark::Branch(k),
     }
 }
 

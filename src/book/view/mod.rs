@@ -2,11 +2,15 @@
 //! value), shown from Black's point of view, with uncertainty, prior, visits, adjusted visits, edge cost
 //! and marks, and the "other moves" row for what the book has not expanded.
 
-use super::dag::{Book, GameCounts, NodeId, NodeView};
+mod build;
+mod model;
+
+pub use build::{book_view, node_view};
+pub use model::{BlackValues, BookView, EdgeView, InitialPosition, NodeView, OtherMoves};
+
+use super::dag::{Book, GameCounts, NodeId, OrientedNode};
 use super::marks::Marks;
-use super::values::{
-    RecursiveValues, adjusted_score_error, adjusted_win_loss_error, sorting_value,
-};
+use super::values::{RecursiveValues, own_values, sorting_value};
 use crate::go::{BookHash, Color, Move, Symmetry};
 use serde::Serialize;
 
@@ -32,7 +36,7 @@ pub struct MoveRow {
     pub white_score: f64,
     /// The child and how to look at it so that the orientation stays the user's.
     #[serde(skip)]
-    pub child: Option<NodeView>,
+    pub child: Option<OrientedNode>,
     pub marks: Option<Marks>,
     /// The record games that played this move (empty in books grown by search only).
     pub games: GameCounts,
@@ -62,7 +66,7 @@ fn black_winrate(white_wl: f64) -> f64 {
 
 /// The table for `view`. Equivalent moves (under the node's self-symmetries) are listed together, each
 /// point once, the way KataGo's pages give `xy`.
-pub fn node_table(book: &Book, view: NodeView) -> NodeTable {
+pub fn node_table(book: &Book, view: OrientedNode) -> NodeTable {
     let node = book.node(view.id);
     let size = book.meta.size;
     let params = &book.params;
@@ -100,7 +104,7 @@ pub fn node_table(book: &Book, view: NodeView) -> NodeTable {
         if moves.is_empty() {
             moves.push(view.to_view.apply_move(size, e.mv));
         }
-        let child_view = book.follow(view, moves[0]).unwrap_or(NodeView {
+        let child_view = book.follow(view, moves[0]).unwrap_or(OrientedNode {
             id: e.child,
             to_view: Symmetry::IDENTITY,
         });
@@ -118,31 +122,7 @@ pub fn node_table(book: &Book, view: NodeView) -> NodeTable {
     }
     let nib = &node.not_in_book;
     if nib.max_policy > 0.0 {
-        let f = params.error_factor;
-        let wl_err = adjusted_win_loss_error(nib);
-        let score_err = adjusted_score_error(nib, &book.meta.rules);
-        let mut score_lcb = nib.score_mean - f * score_err;
-        let mut score_ucb = nib.score_mean + f * score_err;
-        if score_err > 0.0 {
-            score_ucb = score_ucb.max(nib.sharp_score);
-            score_lcb = score_lcb.min(nib.sharp_score);
-        }
-        let cap = params.sharp_score_outlier_cap;
-        let sharp = nib
-            .sharp_score
-            .clamp(nib.score_mean - cap, nib.score_mean + cap);
-        let v = RecursiveValues {
-            win_loss: nib.win_loss,
-            score_mean: nib.score_mean,
-            sharp_score: sharp,
-            win_loss_lcb: nib.win_loss - f * wl_err,
-            win_loss_ucb: nib.win_loss + f * wl_err,
-            score_lcb,
-            score_ucb,
-            visits: nib.visits,
-            adjusted_visits: nib.visits,
-            ..RecursiveValues::default()
-        };
+        let v = own_values(nib, params, &book.meta.rules);
         rows.push(row_from_values(
             Vec::new(),
             true,
@@ -176,7 +156,7 @@ fn row_from_values(
     prior: f64,
     v: &RecursiveValues,
     cost: f64,
-    child: Option<NodeView>,
+    child: Option<OrientedNode>,
     marks: Option<Marks>,
 ) -> MoveRow {
     let white_score = 0.5 * (v.score_mean + v.sharp_score);
@@ -200,8 +180,8 @@ fn row_from_values(
 }
 
 /// The node's id for a view, for callers that only keep views.
-pub fn view_of(id: NodeId) -> NodeView {
-    NodeView {
+pub fn view_of(id: NodeId) -> OrientedNode {
+    OrientedNode {
         id,
         to_view: Symmetry::IDENTITY,
     }

@@ -1,21 +1,13 @@
-//! The narrow interface between the workbench and a book: what a book looks like to the user (plain data
-//! that the app owns and that background jobs patch node by node) and what jobs ask of a book.
+//! What a book looks like to the workbench: plain, serialisable data that the app owns and that background
+//! jobs patch node by node.
 //!
 //! The app never holds the book itself: it holds a [`BookView`] built from it and receives changed
 //! [`NodeView`]s as actions, so that a recording of those actions reproduces every frame.
 
+use crate::book::dag::NodeId;
+use crate::book::marks::Mark;
 use crate::go::{BoardSize, Color, Move, Point, Rules, Symmetry};
 use serde::{Deserialize, Serialize};
-
-/// Index of a node in a [`BookView`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct NodeId(pub u32);
-
-impl NodeId {
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
 
 /// Values of a move or a position, always from Black's point of view (as KataGo's pages show them).
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
@@ -39,58 +31,6 @@ impl BlackValues {
         } else {
             -black
         }
-    }
-}
-
-/// A forced-deepening mark on a node, KataGo's bonus-file keywords.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub enum Mark {
-    /// Lowers the cost of the node and its whole subtree by this much.
-    Bonus(f64),
-    /// Lowers the node's own expansion cost by this much.
-    Expand(f64),
-    /// Deepens the node until it has this many visits.
-    Visits(u64),
-    /// Forces at least this many children.
-    Branch(u32),
-}
-
-impl Mark {
-    pub fn keyword(&self) -> &'static str {
-        match self {
-            Mark::Bonus(_) => "BONUS",
-            Mark::Expand(_) => "EXPAND",
-            Mark::Visits(_) => "VISITS",
-            Mark::Branch(_) => "BRANCH",
-        }
-    }
-
-    /// Short form for tables, as the book labels marks: `B5`, `E1`, `V1000`, `K3`.
-    pub fn short(&self) -> String {
-        match self {
-            Mark::Bonus(b) => format!("B{b}"),
-            Mark::Expand(e) => format!("E{e}"),
-            Mark::Visits(v) => format!("V{v}"),
-            Mark::Branch(k) => format!("K{k}"),
-        }
-    }
-
-    /// Parses `bonus 5`, `EXPAND 1`, `visits 1000`, `branch 3`.
-    pub fn parse(kind: &str, amount: &str) -> Result<Mark, String> {
-        let bad = || format!("`{amount}` is not a valid amount for {kind}");
-        match kind.to_ascii_lowercase().as_str() {
-            "bonus" => amount.parse().map(Mark::Bonus).map_err(|_| bad()),
-            "expand" => amount.parse().map(Mark::Expand).map_err(|_| bad()),
-            "visits" => amount.parse().map(Mark::Visits).map_err(|_| bad()),
-            "branch" => amount.parse().map(Mark::Branch).map_err(|_| bad()),
-            _ => Err(format!(
-                "unknown mark `{kind}`: use bonus, expand, visits or branch"
-            )),
-        }
-    }
-
-    pub fn same_kind(&self, other: &Mark) -> bool {
-        std::mem::discriminant(self) == std::mem::discriminant(other)
     }
 }
 
