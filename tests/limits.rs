@@ -119,11 +119,11 @@ fn an_sgf_with_a_ten_thousand_deep_variation_is_refused_before_it_is_built() {
 /// Every place tengen starts a process. A new one must be added here after a look at where its command
 /// comes from: engines only from the command line or the config file, never from a book, a game record,
 /// a model, a session or a keymap.
-const SPAWNS: [&str; 5] = [
-    "src/engine/gtp.rs", // GTP engines: the argv from `--engine gtp:…` or the config's `engine`
-    "src/engine/katago/mod.rs", // KataGo: the argv from `--engine katago…` or the config
-    "src/engine/pool.rs", // only in its tests (`kill`)
-    "src/nn/runtime.rs", // `python3 -m venv` and pip, fixed commands, on `tengen nn setup`
+const SPAWNS: [&str; 4] = [
+    // GTP engines and KataGo: the argv from `--engine gtp:…` / `--engine katago…` or the config's `engine`
+    "src/engine/process.rs",
+    "src/engine/pool.rs",    // only in its tests (`kill`)
+    "src/nn/runtime.rs",     // `python3 -m venv` and pip, fixed commands, on `tengen nn setup`
     "src/cli/bench_book.rs", // tengen itself, for the benchmark's child measurements
 ];
 

@@ -309,12 +309,58 @@ pub fn run(app: &mut App, command: EndgameCommand) -> Vec<Effect> {
         error(app, "the endgame pane is not open (E opens it)".into());
         return Vec::new();
     };
-    let (w, h) = (state.position.width, state.position.height);
     let mut effects = Vec::new();
     let mut message: Option<(String, bool)> = None;
     match command {
         C::Open | C::Load(_) => {}
         C::Close => state.open = false,
+        C::Cursor(_) | C::Toggle | C::Rect | C::Clear => message = paint(state, command),
+        C::Position => {
+            if let Some(position) = book_position(app) {
+                let line = app.line();
+                if let Some(s) = &mut app.endgame {
+                    let columns = s.columns.iter().map(|c| Column::new(c.method)).collect();
+                    *s = EndgameState::new(position, Some(line));
+                    s.columns = columns;
+                }
+            }
+            return Vec::new();
+        }
+        C::Run => message = Some(run_columns(state, &mut effects)),
+        C::Method(m) => {
+            let focus = state.focus.min(state.columns.len() - 1);
+            let column = &mut state.columns[focus];
+            column.method = m.unwrap_or_else(|| column.method.next());
+            message = Some((
+                format!("method {} (r runs it)", column.method.name()),
+                false,
+            ));
+        }
+        C::Compare(how) => message = Some(compare(state, how)),
+        C::TreeDown | C::TreeUp | C::TreeToggle | C::TreeAll => message = tree(state, command),
+        C::Column => state.focus = (state.focus + 1) % state.columns.len(),
+        C::Cancel => {
+            for column in &state.columns {
+                if let (Some(id), Run::Waiting | Run::Running) = (column.job, &column.run) {
+                    effects.push(Effect::CancelJob(id));
+                }
+            }
+            if effects.is_empty() {
+                message = Some(("no endgame analysis is running".into(), false));
+            }
+        }
+    }
+    if let Some((text, is_error)) = message {
+        app.status = Status { text, is_error };
+    }
+    effects
+}
+
+/// Painting the region: the cursor, a point, a rectangle, or clearing it.
+fn paint(state: &mut EndgameState, command: EndgameCommand) -> Option<(String, bool)> {
+    use EndgameCommand as C;
+    let (w, h) = (state.position.width, state.position.height);
+    match command {
         C::Cursor(dir) => {
             let (x, y) = (state.cursor.x(), state.cursor.y());
             let (x, y) = match dir {
@@ -335,162 +381,133 @@ pub fn run(app: &mut App, command: EndgameCommand) -> Vec<Effect> {
             state.edited();
         }
         C::Rect => {
-            if state.anchor.is_some() {
-                let rect = state.pending_rect();
-                let n = rect.len();
-                state.position.region.extend(rect);
-                state.anchor = None;
-                state.edited();
-                message = Some((format!("{n} points added to the region"), false));
-            } else {
+            if state.anchor.is_none() {
                 state.anchor = Some(state.cursor);
-                message = Some((
+                return Some((
                     "rectangle: move to the opposite corner and press v again".into(),
                     false,
                 ));
             }
+            let rect = state.pending_rect();
+            let n = rect.len();
+            state.position.region.extend(rect);
+            state.anchor = None;
+            state.edited();
+            return Some((format!("{n} points added to the region"), false));
         }
         C::Clear => {
             state.position.region.clear();
             state.anchor = None;
             state.edited();
         }
-        C::Position => {
-            if let Some(position) = book_position(app) {
-                let line = app.line();
-                if let Some(s) = &mut app.endgame {
-                    let columns = s.columns.iter().map(|c| Column::new(c.method)).collect();
-                    *s = EndgameState::new(position, Some(line));
-                    s.columns = columns;
-                }
-            }
-            return Vec::new();
+        _ => {}
+    }
+    None
+}
+
+/// Queues every column's method on the region.
+fn run_columns(state: &mut EndgameState, effects: &mut Vec<Effect>) -> (String, bool) {
+    if state.position.region.is_empty() {
+        return (
+            "the region is empty: paint it first (x toggles a point, v marks a rectangle)".into(),
+            true,
+        );
+    }
+    for column in &mut state.columns {
+        let tag = state.next_tag;
+        state.next_tag += 1;
+        column.tag = tag;
+        column.job = None;
+        column.run = Run::Waiting;
+        column.revision = state.revision;
+        effects.push(Effect::Endgame(Box::new(Request {
+            tag,
+            method: column.method,
+            position: state.position.clone(),
+        })));
+    }
+    (
+        format!(
+            "endgame analysis queued ({} of {} region points empty)",
+            state.position.empty_in_region(),
+            state.position.region.len()
+        ),
+        false,
+    )
+}
+
+/// Opens, changes or closes the second column.
+fn compare(state: &mut EndgameState, how: Compare) -> (String, bool) {
+    let next = match (how, state.columns.get(1).map(|c| c.method)) {
+        (Compare::Off, _) => None,
+        (Compare::To(m), _) => Some(m),
+        (Compare::Cycle, None) => Some(state.columns[0].method.next()),
+        (Compare::Cycle, Some(m)) => {
+            let n = m.next();
+            // The cycle ends with the column closed.
+            (n != Method::ALL[0]).then_some(n)
         }
-        C::Run => {
-            if state.position.region.is_empty() {
-                message = Some((
-                    "the region is empty: paint it first (x toggles a point, v marks a rectangle)"
-                        .into(),
-                    true,
-                ));
+    };
+    match next {
+        None => {
+            state.columns.truncate(1);
+            state.focus = 0;
+            ("comparison closed".into(), false)
+        }
+        Some(m) => {
+            if state.columns.len() < 2 {
+                state.columns.push(Column::new(m));
             } else {
-                for column in &mut state.columns {
-                    let tag = state.next_tag;
-                    state.next_tag += 1;
-                    column.tag = tag;
-                    column.job = None;
-                    column.run = Run::Waiting;
-                    column.revision = state.revision;
-                    effects.push(Effect::Endgame(Box::new(Request {
-                        tag,
-                        method: column.method,
-                        position: state.position.clone(),
-                    })));
-                }
-                message = Some((
-                    format!(
-                        "endgame analysis queued ({} of {} region points empty)",
-                        state.position.empty_in_region(),
-                        state.position.region.len()
-                    ),
-                    false,
-                ));
+                state.columns[1].method = m;
             }
+            (format!("comparing with {} (r runs both)", m.name()), false)
         }
-        C::Method(m) => {
-            let focus = state.focus.min(state.columns.len() - 1);
-            let column = &mut state.columns[focus];
-            column.method = m.unwrap_or_else(|| column.method.next());
-            message = Some((
-                format!("method {} (r runs it)", column.method.name()),
-                false,
-            ));
-        }
-        C::Compare(how) => {
-            let next = match (how, state.columns.get(1).map(|c| c.method)) {
-                (Compare::Off, _) => None,
-                (Compare::To(m), _) => Some(m),
-                (Compare::Cycle, None) => Some(state.columns[0].method.next()),
-                (Compare::Cycle, Some(m)) => {
-                    let n = m.next();
-                    // The cycle ends with the column closed.
-                    (n != Method::ALL[0]).then_some(n)
-                }
-            };
-            match next {
-                None => {
-                    state.columns.truncate(1);
-                    state.focus = 0;
-                    message = Some(("comparison closed".into(), false));
-                }
-                Some(m) => {
-                    if state.columns.len() < 2 {
-                        state.columns.push(Column::new(m));
-                    } else {
-                        state.columns[1].method = m;
-                    }
-                    message = Some((format!("comparing with {} (r runs both)", m.name()), false));
+    }
+}
+
+/// Walks, opens and folds the focused column's variation tree.
+fn tree(state: &mut EndgameState, command: EndgameCommand) -> Option<(String, bool)> {
+    use EndgameCommand as C;
+    let focus = state.focus.min(state.columns.len() - 1);
+    let column = &mut state.columns[focus];
+    let rows = column.rows();
+    let n = rows.len();
+    let at = rows
+        .get(column.tree_cursor)
+        .map(|(p, node)| (p.clone(), node.children.is_empty()));
+    let mut message = None;
+    match command {
+        C::TreeDown => column.tree_cursor = (column.tree_cursor + 1).min(n.saturating_sub(1)),
+        C::TreeUp => column.tree_cursor = column.tree_cursor.saturating_sub(1),
+        C::TreeToggle => match at {
+            Some((path, false)) => {
+                if column.expanded.contains(&path) {
+                    column.expanded.remove(&path);
+                } else {
+                    column.expanded.insert(path);
                 }
             }
-        }
-        C::TreeDown | C::TreeUp | C::TreeToggle | C::TreeAll => {
-            let focus = state.focus.min(state.columns.len() - 1);
-            let column = &mut state.columns[focus];
-            let rows = column.rows();
-            let n = rows.len();
-            let at = rows
-                .get(column.tree_cursor)
-                .map(|(p, node)| (p.clone(), node.children.is_empty()));
-            match command {
-                C::TreeDown => {
-                    column.tree_cursor = (column.tree_cursor + 1).min(n.saturating_sub(1))
+            Some((_, true)) => message = Some(("no moves after this one".into(), false)),
+            None => {}
+        },
+        _ => {
+            if column.expanded.is_empty() {
+                if let Some(report) = column.report() {
+                    let mut all = BTreeSet::new();
+                    all_paths(&report.tree, &mut Vec::new(), &mut all);
+                    column.expanded = all;
                 }
-                C::TreeUp => column.tree_cursor = column.tree_cursor.saturating_sub(1),
-                C::TreeToggle => match at {
-                    Some((path, false)) => {
-                        if column.expanded.contains(&path) {
-                            column.expanded.remove(&path);
-                        } else {
-                            column.expanded.insert(path);
-                        }
-                    }
-                    Some((_, true)) => message = Some(("no moves after this one".into(), false)),
-                    None => {}
-                },
-                _ => {
-                    if column.expanded.is_empty() {
-                        if let Some(report) = column.report() {
-                            let mut all = BTreeSet::new();
-                            all_paths(&report.tree, &mut Vec::new(), &mut all);
-                            column.expanded = all;
-                        }
-                    } else {
-                        // Folding everything keeps the cursor on the top-level move it was under.
-                        let top = at.and_then(|(p, _)| p.first().copied()).unwrap_or(0);
-                        column.expanded.clear();
-                        column.tree_cursor = top;
-                    }
-                }
-            }
-            let n = column.rows().len();
-            column.tree_cursor = column.tree_cursor.min(n.saturating_sub(1));
-        }
-        C::Column => state.focus = (state.focus + 1) % state.columns.len(),
-        C::Cancel => {
-            for column in &state.columns {
-                if let (Some(id), Run::Waiting | Run::Running) = (column.job, &column.run) {
-                    effects.push(Effect::CancelJob(id));
-                }
-            }
-            if effects.is_empty() {
-                message = Some(("no endgame analysis is running".into(), false));
+            } else {
+                // Folding everything keeps the cursor on the top-level move it was under.
+                let top = at.and_then(|(p, _)| p.first().copied()).unwrap_or(0);
+                column.expanded.clear();
+                column.tree_cursor = top;
             }
         }
     }
-    if let Some((text, is_error)) = message {
-        app.status = Status { text, is_error };
-    }
-    effects
+    let n = column.rows().len();
+    column.tree_cursor = column.tree_cursor.min(n.saturating_sub(1));
+    message
 }
 
 /// The last two parts of a path (`06-value-of-ko/05.sgf`): what tells problems apart.
