@@ -5,31 +5,12 @@ use super::action::{Action, Key};
 use super::app::App;
 use super::panes::board::{BoardPane, rank_label};
 use super::update::update;
-use crate::book::interop::katabook;
-use crate::book::view::book_view;
 use crate::go::{Move, Point};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
-const BOOK: &str = include_str!("../../books/7x7-tt-k9.katabook");
-
-fn app() -> App {
-    let (book, _) = katabook::import_str(BOOK, "books/7x7-tt-k9.katabook").unwrap();
-    let mut app = App::new();
-    update(
-        &mut app,
-        Action::Resize {
-            width: 100,
-            height: 30,
-        },
-    );
-    update(
-        &mut app,
-        Action::BookLoaded(Box::new(book_view(&book, "7x7"))),
-    );
-    app
-}
+use super::test_support::app;
 
 fn board_text(app: &App) -> Vec<String> {
     let (w, h) = BoardPane::size_for(app);

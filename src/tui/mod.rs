@@ -35,4 +35,6 @@ mod moves_tests;
 #[cfg(test)]
 mod overlay_tests;
 #[cfg(test)]
+mod test_support;
+#[cfg(test)]
 mod tests;

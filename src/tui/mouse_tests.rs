@@ -14,24 +14,7 @@ use crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-const BOOK: &str = include_str!("../../books/7x7-tt-k9.katabook");
-
-fn app() -> App {
-    let (book, _) = katabook::import_str(BOOK, "books/7x7-tt-k9.katabook").unwrap();
-    let mut app = App::new();
-    update(
-        &mut app,
-        Action::Resize {
-            width: 100,
-            height: 30,
-        },
-    );
-    update(
-        &mut app,
-        Action::BookLoaded(Box::new(book_view(&book, "7x7"))),
-    );
-    app
-}
+use super::test_support::{BOOK, app};
 
 fn event(kind: MouseEventKind, column: u16, row: u16) -> MouseEvent {
     MouseEvent {

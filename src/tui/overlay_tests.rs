@@ -8,7 +8,6 @@ use super::overlay::Overlay;
 use super::panes::board::BoardPane;
 use super::update::update;
 use crate::book::interop::katabook;
-use crate::book::view::book_view;
 use crate::go::{Move, Point};
 use crate::jobs::JobEvent;
 use crate::nn::output::NnEval;
@@ -17,24 +16,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::widgets::Widget;
 
-const BOOK: &str = include_str!("../../books/7x7-tt-k9.katabook");
-
-fn app() -> App {
-    let (book, _) = katabook::import_str(BOOK, "books/7x7-tt-k9.katabook").unwrap();
-    let mut app = App::new();
-    update(
-        &mut app,
-        Action::Resize {
-            width: 100,
-            height: 30,
-        },
-    );
-    update(
-        &mut app,
-        Action::BookLoaded(Box::new(book_view(&book, "7x7"))),
-    );
-    app
-}
+use super::test_support::{BOOK, app};
 
 fn key(app: &mut App, k: &str) -> Vec<Effect> {
     update(app, Action::Key(Key(k.into())))
