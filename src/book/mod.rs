@@ -37,21 +37,28 @@ pub fn recompute_after_change(book: &mut Book, changed: &[NodeId]) -> usize {
     cost::recompute_costs_from(book, &dirty)
 }
 
+/// KataGo's 146-node 7x7 reference book from `../shared`, for the book's unit tests.
+#[cfg(test)]
+pub(crate) fn reference_book() -> Book {
+    const KATABOOK: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/katabook/7x7-tt-k9-146.katabook"
+    );
+    interop::katabook::import(std::path::Path::new(KATABOOK))
+        .expect("the reference book")
+        .0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::go::playout::FastRng;
 
-    const KATABOOK: &str = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/katabook/7x7-tt-k9-146.katabook"
-    );
-
     /// The incremental update after a change gives the same values, costs and selection as recomputing
     /// the whole book, on KataGo's real book with random changes at random nodes.
     #[test]
     fn incremental_backup_equals_a_full_recompute() {
-        let (mut book, _) = interop::katabook::import(std::path::Path::new(KATABOOK)).unwrap();
+        let mut book = reference_book();
         let mut rng = FastRng::new(5);
         for round in 0..40 {
             let id = NodeId(rng.below(book.len()) as u32);

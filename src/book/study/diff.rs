@@ -178,20 +178,11 @@ pub fn diff(a: &Book, b: &Book, t: DiffThresholds) -> Result<BookDiff, DiffError
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::interop::katabook;
-
-    const KATABOOK: &str = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/katabook/7x7-tt-k9-146.katabook"
-    );
-
-    fn katago_book() -> Book {
-        katabook::import(std::path::Path::new(KATABOOK)).unwrap().0
-    }
+    use crate::book::reference_book;
 
     #[test]
     fn a_book_agrees_with_itself() {
-        let a = katago_book();
+        let a = reference_book();
         let d = diff(&a, &a.clone(), DiffThresholds::default()).unwrap();
         assert_eq!(d.common, 146);
         assert_eq!(d.only_in_a, 0);
@@ -202,7 +193,7 @@ mod tests {
     /// moves becomes a winning one. The diff names that node, with both best moves, and nothing deeper.
     #[test]
     fn a_planted_disagreement_is_found() {
-        let a = katago_book();
+        let a = reference_book();
         let mut b = a.clone();
         let (planted, _) = a
             .nodes()
@@ -249,7 +240,7 @@ mod tests {
 
     #[test]
     fn books_of_other_rules_do_not_compare() {
-        let a = katago_book();
+        let a = reference_book();
         let mut b = a.clone();
         b.meta.rules.komi = crate::go::Komi::from_f64(7.5).unwrap();
         assert!(diff(&a, &b, DiffThresholds::default()).is_err());

@@ -95,18 +95,13 @@ pub fn disputed(book: &Book, t: DisputedThresholds) -> Vec<Disputed> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::interop::katabook;
-
-    const KATABOOK: &str = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/katabook/7x7-tt-k9-146.katabook"
-    );
+    use crate::book::reference_book;
 
     /// Every listed node meets a criterion and its line leads back to it; a node whose best move gets
     /// fewer visits than the threshold is listed, and with a threshold of none it is not.
     #[test]
     fn disputed_nodes_of_the_katago_book() {
-        let (book, _) = katabook::import(std::path::Path::new(KATABOOK)).unwrap();
+        let book = reference_book();
         let all = disputed(&book, DisputedThresholds::default());
         assert!(!all.is_empty());
         for d in &all {

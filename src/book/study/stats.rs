@@ -180,18 +180,13 @@ fn unexpanded_good(book: &Book, show: usize) -> Vec<Unexpanded> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::interop::katabook;
-
-    const KATABOOK: &str = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/katabook/7x7-tt-k9-146.katabook"
-    );
+    use crate::book::reference_book;
 
     /// The counts add up to the book's, on KataGo's real book, and the good unexpanded moves are leaves
     /// sorted shallowest first.
     #[test]
     fn stats_of_the_katago_book_add_up() {
-        let (book, _) = katabook::import(std::path::Path::new(KATABOOK)).unwrap();
+        let book = reference_book();
         let s = stats(&book, 10);
         assert_eq!(s.nodes, 146);
         assert_eq!(s.moves, 154);
