@@ -226,21 +226,30 @@ fn shipped_book(size: Option<&str>) -> Result<&'static ShippedBook> {
 }
 
 /// A shipped book lives in the data directory as a tengen book, so that what it learns is kept; the first
-/// run creates it from the copy built into the binary.
+/// run creates it from the copy built into the binary. Without a home it is read into memory only.
 fn open_shipped_book(shipped: &ShippedBook, dirs: Option<&Dirs>) -> Result<Opened> {
-    let path = match dirs {
-        Some(dirs) => {
-            let dir = dirs.data.join("books");
-            std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-            dir.join(format!("{}.tengenbook", shipped.name))
-        }
-        // No home: a temporary copy, read once and then forgotten.
-        None => std::env::temp_dir().join(format!(
-            "tengen-{}-{}.tengenbook",
-            shipped.name,
-            std::process::id()
-        )),
+    let name = shipped.name.to_string();
+    let Some(dirs) = dirs else {
+        let book = match shipped.contents {
+            Shipped::Katabook(text) => shipped_katabook(shipped.name, text)?,
+            Shipped::Tengen(bytes) => {
+                // The store reads files: a private copy, removed once read.
+                let temp = std::env::temp_dir().join(format!(
+                    "tengen-{}-{}.tengenbook",
+                    shipped.name,
+                    std::process::id()
+                ));
+                tengen::files::write_whole(&temp, bytes)?;
+                let loaded = store::load(&temp);
+                let _ = std::fs::remove_file(&temp);
+                loaded?.0
+            }
+        };
+        return Ok((book, None, name));
     };
+    let dir = dirs.data.join("books");
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let path = dir.join(format!("{}.tengenbook", shipped.name));
     if !path.exists() {
         match shipped.contents {
             Shipped::Katabook(text) => {
@@ -249,14 +258,8 @@ fn open_shipped_book(shipped: &ShippedBook, dirs: Option<&Dirs>) -> Result<Opene
             Shipped::Tengen(bytes) => tengen::files::write_whole(&path, bytes)?,
         }
     }
-    if dirs.is_none() {
-        let loaded = store::load(&path);
-        let _ = std::fs::remove_file(&path);
-        let _ = std::fs::remove_file(store::log_path(&path));
-        return Ok((loaded?.0, None, shipped.name.into()));
-    }
     let (store, book, _) = BookStore::open(&path)?;
-    Ok((book, Some(store), shipped.name.into()))
+    Ok((book, Some(store), name))
 }
 
 /// A shipped KataGo book, its engine named as the shipped network that grew it.
