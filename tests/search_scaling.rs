@@ -1,7 +1,7 @@
 //! The speed work on the `mcts` engine changes no answer: several network sessions answer exactly as one,
 //! a single-threaded search is the same whatever the evaluation cache holds, a re-search that shares a
-//! tree starts from it, several search threads search what was asked, and a book grown twice with one
-//! search thread is the same book. Needs ONNX Runtime (`ORT_DYLIB_PATH`, set by `.ci/test`).
+//! tree starts from it, several search threads search what was asked, a book grown twice with one
+//! search thread is the same book, and a mirrored position is searched as a mirror image from the cache. Needs ONNX Runtime (`ORT_DYLIB_PATH`, set by `.ci/test`).
 
 use std::path::{Path, PathBuf};
 use tengen::book::expand::{ExpandSettings, grow};
@@ -172,14 +172,30 @@ fn a_re_search_with_more_bans_starts_from_the_shared_tree() {
             m.mv.to_gtp(size)
         );
     }
-    // The re-search's tree is kept in turn, but the same query again bans nothing more: it starts afresh
-    // and answers as a fresh search does.
+    // A kept tree is copied, not taken, and a resumed search keeps nothing of its own: the same query
+    // again starts from the full search's tree too and answers exactly as the first re-search did.
     let before = visits(&engine);
     let again = search(&engine, &quick);
-    assert_eq!(visits(&engine) - before, kept + 49);
-    let mut unshared = quick.clone();
-    unshared.share_tree = None;
-    assert_eq!(again, search(&engine, &unshared));
+    assert_eq!(visits(&engine) - before, 50);
+    assert_eq!(again, resumed);
+    // The position after the best move starts from its subtree: the visits the full search gave it count.
+    let mut after_best = position.clone();
+    after_best.play(best).unwrap();
+    let mut below = Query::from_game(&after_best).with_visits(first.moves[0].visits + 20);
+    below.share_tree = Some(77);
+    let before = visits(&engine);
+    let child = search(&engine, &below);
+    assert_eq!(
+        visits(&engine) - before,
+        20,
+        "only the visits beyond the subtree's"
+    );
+    assert_eq!(child.root.visits, first.moves[0].visits + 20);
+    let mut fresh = below.clone();
+    fresh.share_tree = None;
+    let before = visits(&engine);
+    search(&engine, &fresh);
+    assert_eq!(visits(&engine) - before, first.moves[0].visits + 19);
     // A search that allows a move the kept tree banned, or that carries another key, starts afresh.
     for (key, avoid) in [(77, vec![]), (79, vec![best])] {
         let mut q = Query::from_game(&position)
@@ -264,4 +280,55 @@ fn a_book_grown_twice_with_one_search_thread_is_the_same_book() {
     assert_eq!(nodes(&grown(&other)), nodes(&first));
     assert!(other.cached_evaluations() > 100);
     assert_eq!(nodes(&grown(&other)), nodes(&first));
+}
+
+#[test]
+fn a_mirrored_position_is_searched_from_the_cache_as_a_mirror_image() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = onnx(dir.path());
+    let engine = engine(&model, 1, 1);
+    let size = BoardSize::square(9).unwrap();
+    let moves = ["E5", "C4", "F3", "D7"];
+    let flip = tengen::go::Symmetry::group(size)[1];
+    let mirrored: Vec<String> = moves
+        .iter()
+        .map(|m| {
+            flip.apply(size, Point::parse_gtp(m, size).unwrap())
+                .to_gtp(size)
+        })
+        .collect();
+    assert_ne!(moves.join(" "), mirrored.join(" "));
+    let query = |line: &str| Query::from_game(&game_after(line)).with_visits(200);
+    let first = search(&engine, &query(&moves.join(" ")));
+    let evaluated = engine
+        .evaluator()
+        .stats()
+        .positions
+        .load(std::sync::atomic::Ordering::Relaxed);
+    let second = search(&engine, &query(&mirrored.join(" ")));
+    assert_eq!(
+        engine
+            .evaluator()
+            .stats()
+            .positions
+            .load(std::sync::atomic::Ordering::Relaxed),
+        evaluated,
+        "every position of the mirrored search is a cached mirror image"
+    );
+    assert_eq!(first.root.visits, second.root.visits);
+    assert_eq!(first.root.winrate, second.root.winrate);
+    assert_eq!(flip.apply_move(size, first.moves[0].mv), second.moves[0].mv);
+    assert_eq!(first.moves.len(), second.moves.len());
+    // Moves of equal visits may be listed in another order: compare each with its mirror image.
+    for a in &first.moves {
+        let b = second
+            .moves
+            .iter()
+            .find(|b| b.mv == flip.apply_move(size, a.mv))
+            .expect("the mirror image of every move");
+        assert_eq!(
+            (a.visits, a.winrate, a.prior),
+            (b.visits, b.winrate, b.prior)
+        );
+    }
 }

@@ -230,8 +230,9 @@ pub async fn run_searches(
         });
     }
     let seed = settings.seed ^ (plan.node.0 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    // The full search and the quick re-search share a tree: the re-search bans the moves just added
-    // besides and starts from the full search's visits to the others. One key per expansion.
+    // The full search's tree is shared: the quick re-search bans the moves just added besides and starts
+    // from the full search's visits to the others; each added move's own search starts from its subtree.
+    // One key per expansion.
     let share = Some(seed ^ (plan.avoid.len() as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
     // The prior with nothing avoided, from the cheapest possible query, alongside the full search.
     let (full, raw) = futures::join!(
@@ -312,12 +313,14 @@ pub async fn run_searches(
             if child.is_over() {
                 return Ok((terminal_values(&child, settings.quick_visits as f64), true));
             }
-            let r = search(
+            // Starts from the full search's subtree below the move where the engine kept it.
+            let r = search_sharing(
                 engine,
                 &child,
                 &[],
                 settings.quick_visits,
                 seed ^ (i as u64 + 2),
+                share,
                 cancel,
             )
             .await?;

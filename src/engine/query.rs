@@ -26,10 +26,10 @@ pub struct Query {
     pub report_every: Option<Duration>,
     /// Seed for engines that are random; the same seed and query give the same result.
     pub seed: u64,
-    /// Searches of one position that carry the same key may share their tree where their bans allow it: a
-    /// later search that bans more root moves may start from an earlier one's tree less the subtrees of the
-    /// moves it bans besides. Engines that keep no tree ignore it. A book expansion's full search and its
-    /// quick re-search share one.
+    /// Searches that carry the same key may share their tree: a later search of the same position that
+    /// bans more root moves may start from an earlier one's tree less the subtrees of the moves it bans
+    /// besides, and a search of the position after one of its root moves from that move's subtree.
+    /// Engines that keep no tree ignore it. A book expansion's searches share one.
     pub share_tree: Option<u64>,
 }
 

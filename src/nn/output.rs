@@ -81,6 +81,30 @@ impl NnEval {
         }
     }
 
+    /// The evaluation of the board seen through `symmetry`, brought back: point `p` takes the values the
+    /// evaluation holds at `symmetry(p)` (as [`RawOutput::untransformed`]).
+    pub fn untransformed(
+        &self,
+        size: crate::go::BoardSize,
+        symmetry: crate::go::Symmetry,
+    ) -> NnEval {
+        let mut out = self.clone();
+        let (policy, ownership) = (
+            self.policy.len() == size.area(),
+            self.white_ownership.len() == size.area(),
+        );
+        for p in size.points() {
+            let (to, from) = (size.row_major(p), size.row_major(symmetry.apply(size, p)));
+            if policy {
+                out.policy[to] = self.policy[from];
+            }
+            if ownership {
+                out.white_ownership[to] = self.white_ownership[from];
+            }
+        }
+        out
+    }
+
     /// The winning chance of `color`, counting a no-result as half.
     pub fn win_chance(&self, color: Color) -> f32 {
         let white = self.white_win + 0.5 * self.no_result;

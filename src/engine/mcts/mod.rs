@@ -14,16 +14,17 @@
 //! moves are removed with the policy renormalised over the rest (KataGo's `avoid` with rescaling).
 
 pub mod cache;
+pub mod key;
 mod search;
 mod shared;
 pub mod tree;
 pub mod utility;
 
 use super::{Analysis, Engine, EngineError, Query};
-use crate::go::{Color, Game, Move, Setup, Symmetry};
-use crate::nn::{BatchOptions, Evaluator, NnEval, encode, postprocess};
+use crate::go::{Game, Move, Setup, Symmetry};
+use crate::nn::{BatchOptions, Evaluator, Features, NnEval, RawOutput, encode, postprocess};
 use cache::{EVAL_CACHE_BYTES, EvalCache, ROOT_CACHE_BYTES};
-use std::hash::{Hash, Hasher};
+pub use key::{CanonicalKey, LeafKey, canonical_key, position_key};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
@@ -39,37 +40,6 @@ pub struct SearchStats {
     pub searches: AtomicU64,
     /// Visits added by searches (a search that starts from a shared tree counts only its new ones).
     pub visits: AtomicU64,
-}
-
-fn mix(mut x: u64) -> u64 {
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
-}
-
-/// What the network's answer depends on: the situation (stones, player, ko and superko bans, passes), the
-/// last five moves (history planes), the rules and komi, and the move balance territory scoring counts.
-pub fn position_key(game: &Game) -> u128 {
-    let mut key = game.situation_hash();
-    for (back, &(color, mv)) in game.moves().iter().rev().take(5).enumerate() {
-        let point = match mv {
-            Move::Pass => 0xffff,
-            Move::Play(p) => p.index() as u64,
-        };
-        let code = mix(point | (color.index() as u64) << 16 | (back as u64) << 20);
-        key ^= (code as u128) << 64 | mix(code) as u128;
-    }
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    game.rules().hash(&mut hasher);
-    let balance: i64 = game
-        .moves()
-        .iter()
-        .filter(|(_, m)| *m != Move::Pass)
-        .map(|(c, _)| if *c == Color::Black { 1 } else { -1 })
-        .sum();
-    balance.hash(&mut hasher);
-    let h = mix(hasher.finish());
-    key ^ ((h as u128) << 32 | mix(h ^ 0x5555) as u128)
 }
 
 /// The network-guided engine. Clones share the evaluator, the caches and the counters.
@@ -185,46 +155,75 @@ impl MctsEngine {
 
     /// One position's evaluation, from the cache when possible.
     fn evaluate_cached(&self, game: &Game) -> Result<Arc<NnEval>, EngineError> {
-        let key = position_key(game);
-        if let Some(hit) = self.cache.get(key) {
+        let key = LeafKey::new(game, self.params.leaf_symmetries);
+        if let Some(hit) = self.cached(game, &key) {
             return Ok(hit);
         }
-        // Under the symmetry a search's leaf would use, so that the cache holds one answer per position.
-        let symmetry = self.leaf_symmetry(game, key);
-        let features = match symmetry {
-            Some(s) => encode(game).transformed(s),
-            None => encode(game),
-        };
         let raw = self
             .evaluator
-            .evaluate_features(vec![features])
+            .evaluate_features(vec![leaf_features(game, &key)])
             .map_err(|e| self.failure(e))?
             .pop()
             .ok_or_else(|| EngineError::Died {
                 engine: self.name(),
                 detail: "the network answered no position".into(),
             })?;
-        let raw = match symmetry {
-            Some(s) => raw.untransformed(game.size(), s),
-            None => raw,
-        };
-        let eval = Arc::new(postprocess(game, &raw));
-        self.cache.insert(key, eval.clone());
-        Ok(eval)
+        self.store(game, &key, raw)
     }
 
-    /// The root's evaluation averaged over the board's symmetries, computed once per position.
+    /// A cached evaluation, in the position's own orientation.
+    fn cached(&self, game: &Game, key: &LeafKey) -> Option<Arc<NnEval>> {
+        let hit = self.cache.get(key.cache)?;
+        Some(if key.to_canonical == Symmetry::IDENTITY {
+            hit
+        } else {
+            Arc::new(hit.untransformed(game.size(), key.to_canonical))
+        })
+    }
+
+    /// The network's answer for `game`, post-processed in the canonical orientation and cached there, so
+    /// that every symmetric variant gets exactly the same values whichever was evaluated first.
+    fn store(
+        &self,
+        game: &Game,
+        key: &LeafKey,
+        raw: RawOutput,
+    ) -> Result<Arc<NnEval>, EngineError> {
+        let size = game.size();
+        let raw = match key.pick {
+            Some(s) => raw.untransformed(size, s),
+            None => raw,
+        };
+        if key.to_canonical == Symmetry::IDENTITY {
+            let eval = Arc::new(postprocess(game, &raw));
+            self.cache.insert(key.cache, eval.clone());
+            return Ok(eval);
+        }
+        let canonical = postprocess(&transformed(game, key.to_canonical)?, &raw);
+        let eval = canonical.untransformed(size, key.to_canonical);
+        self.cache.insert(key.cache, Arc::new(canonical));
+        Ok(Arc::new(eval))
+    }
+
+    /// The root's evaluation averaged over the board's symmetries, computed once per class of symmetric
+    /// positions (the average over every orientation is the same for all of them).
     pub fn root_eval(&self, game: &Game) -> Result<Arc<NnEval>, EngineError> {
         if !self.params.root_symmetries {
             return self.evaluate_cached(game);
         }
-        let key = position_key(game);
-        if let Some(hit) = self.root_cache.get(key) {
-            return Ok(hit);
+        let size = game.size();
+        let key = canonical_key(game);
+        if let Some(hit) = self.root_cache.get(key.key) {
+            return Ok(Arc::new(hit.untransformed(size, key.to_canonical)));
         }
-        let eval = Arc::new(self.symmetry_average(game)?);
-        self.root_cache.insert(key, eval.clone());
-        Ok(eval)
+        // Averaged in the canonical orientation, so that every variant gets exactly the same sums.
+        let canonical = match key.to_canonical {
+            Symmetry::IDENTITY => self.symmetry_average(game)?,
+            to => self.symmetry_average(&transformed(game, to)?)?,
+        };
+        let eval = canonical.untransformed(size, key.to_canonical);
+        self.root_cache.insert(key.key, Arc::new(canonical));
+        Ok(Arc::new(eval))
     }
 
     fn symmetry_average(&self, game: &Game) -> Result<NnEval, EngineError> {
@@ -299,6 +298,14 @@ fn edges_for(game: &Game, eval: &NnEval, avoid: &[Move]) -> Vec<Edge> {
 }
 
 /// The game replayed under a symmetry (same size: only square boards have transposing symmetries).
+/// The network's input for a leaf, in the orientation its key asks for.
+fn leaf_features(game: &Game, key: &LeafKey) -> Features {
+    match key.input() {
+        Some(s) => encode(game).transformed(s),
+        None => encode(game),
+    }
+}
+
 fn transformed(game: &Game, symmetry: Symmetry) -> Result<Game, EngineError> {
     let size = game.size();
     let setup = game.setup();

@@ -8,13 +8,13 @@
 //! holds and however the evaluator batches; with more, threads interleave and the result varies a little
 //! from run to run, as KataGo's does.
 
-use super::shared::Saved;
+use super::shared::{Kept, Saved};
 use super::tree::{NodeId, Tree, sign};
 use super::utility::Utility;
-use super::{DEFAULT_VISITS, MctsEngine, edges_for, position_key};
+use super::{DEFAULT_VISITS, LeafKey, MctsEngine, edges_for, leaf_features, position_key};
 use crate::engine::{CancelToken, Engine, EngineError, MoveInfo, Query, Report, RootInfo};
-use crate::go::{Color, Game, Move, Symmetry, score};
-use crate::nn::{Features, NnEval, Pending, encode, postprocess};
+use crate::go::{Color, Game, Move, score};
+use crate::nn::{Features, NnEval, Pending};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -44,7 +44,7 @@ struct Leaf {
 /// A gathered batch on its way through the network: cached leaves have their evaluation already.
 struct Batch {
     leaves: Vec<Leaf>,
-    keys: Vec<u128>,
+    keys: Vec<LeafKey>,
     cached: Vec<Option<Arc<NnEval>>>,
     answers: Pending,
 }
@@ -102,11 +102,15 @@ impl MctsEngine {
         }
         let root_eval = self.root_eval(&root_game)?;
         let key = position_key(&root_game);
-        let shared_tree = query
+        let kept = query
             .share_tree
-            .and_then(|k| self.trees.take(k, key, &query.avoid));
-        let state = match shared_tree {
-            Some(saved) => State::resumed(saved, &query.avoid),
+            .and_then(|k| self.trees.find(k, &root_game, key, &query.avoid));
+        let started_afresh = kept.is_none();
+        let state = match kept {
+            Some(Kept::Same(saved)) => State::resumed(*saved, &query.avoid),
+            Some(Kept::Below { tree, utility }) => {
+                State::below(tree, utility, root_game, root_eval, &query.avoid)
+            }
             None => State::fresh(self, root_game, root_eval, &query.avoid),
         };
         if state.tree.node(Tree::ROOT).edges.is_empty() {
@@ -152,7 +156,9 @@ impl MctsEngine {
         self.stats.searches.fetch_add(1, Ordering::Relaxed);
         self.stats.visits.fetch_add(added, Ordering::Relaxed);
         let report = state.report(query, true);
-        if let Some(k) = query.share_tree {
+        if let Some(k) = query.share_tree
+            && started_afresh
+        {
             self.trees.save(k, key, &query.avoid, state.into_saved());
         }
         Ok(report)
@@ -237,34 +243,23 @@ impl MctsEngine {
         }
     }
 
-    /// The symmetry a leaf is evaluated under: one of the board's, picked by the position (so the same
-    /// position always gets the same evaluation, cached or not), as KataGo's `nnRandomize` picks one at
-    /// random: the network's errors in one orientation do not repeat over the whole tree.
-    pub(super) fn leaf_symmetry(&self, game: &Game, key: u128) -> Option<Symmetry> {
-        if !self.params.leaf_symmetries {
-            return None;
-        }
-        let group = Symmetry::group(game.size());
-        let pick = super::mix(key as u64 ^ (key >> 64) as u64) % group.len() as u64;
-        Some(group[pick as usize])
-    }
-
     /// Looks the leaves up in the cache and sends the others to the network.
     fn submit(&self, leaves: Vec<Leaf>) -> Result<Batch, EngineError> {
-        let keys: Vec<u128> = leaves.iter().map(|l| position_key(&l.game)).collect();
-        let cached: Vec<Option<Arc<NnEval>>> = keys.iter().map(|&k| self.cache.get(k)).collect();
+        let keys: Vec<LeafKey> = leaves
+            .iter()
+            .map(|l| LeafKey::new(&l.game, self.params.leaf_symmetries))
+            .collect();
+        let cached: Vec<Option<Arc<NnEval>>> = leaves
+            .iter()
+            .zip(&keys)
+            .map(|(l, k)| self.cached(&l.game, k))
+            .collect();
         let features: Vec<Features> = leaves
             .iter()
             .zip(&keys)
             .zip(&cached)
             .filter(|(_, c)| c.is_none())
-            .map(|((l, &k), _)| {
-                let features = encode(&l.game);
-                match self.leaf_symmetry(&l.game, k) {
-                    Some(s) => features.transformed(s),
-                    None => features,
-                }
-            })
+            .map(|((l, k), _)| leaf_features(&l.game, k))
             .collect();
         let answers = self
             .evaluator
@@ -294,13 +289,7 @@ impl MctsEngine {
                         engine: self.name(),
                         detail: "the network answered fewer positions than it was sent".into(),
                     })?;
-                    let raw = match self.leaf_symmetry(&leaf.game, key) {
-                        Some(s) => raw.untransformed(leaf.game.size(), s),
-                        None => raw,
-                    };
-                    let eval = Arc::new(postprocess(&leaf.game, &raw));
-                    self.cache.insert(key, eval.clone());
-                    eval
+                    self.store(&leaf.game, &key, raw)?
                 }
             };
             evals.push(eval);
@@ -348,6 +337,38 @@ impl State {
         state.expand(Tree::ROOT, &game, &eval, avoid);
         state.record(&[Tree::ROOT], &eval, false);
         state
+    }
+
+    /// A search that starts from the subtree an earlier search grew below one of its root moves: the
+    /// subtree's visits and values stay, the root's priors become the position's own (averaged over the
+    /// symmetries, as a fresh root's), and the utility stays the one the subtree's values were backed up
+    /// with.
+    fn below(
+        mut tree: Tree,
+        utility: Utility,
+        root_game: Game,
+        root_eval: Arc<NnEval>,
+        avoid: &[Move],
+    ) -> State {
+        let old = std::mem::take(&mut tree.node_mut(Tree::ROOT).edges);
+        let mut edges = edges_for(&root_game, &root_eval, &[]);
+        for edge in &mut edges {
+            edge.child = old.iter().find(|o| o.mv == edge.mv).and_then(|o| o.child);
+        }
+        tree.node_mut(Tree::ROOT).edges = edges;
+        let saved = Saved {
+            tree,
+            utility,
+            ownership_sum: root_eval
+                .white_ownership
+                .iter()
+                .map(|&o| o as f64)
+                .collect(),
+            ownership_count: 1,
+            root_game,
+            root_eval,
+        };
+        State::resumed(saved, avoid)
     }
 
     /// An earlier search's tree, less the root moves `avoid` adds to the ones it banned: their subtrees'

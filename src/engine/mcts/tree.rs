@@ -123,6 +123,7 @@ pub struct Sample {
     pub score_sq: f64,
 }
 
+#[derive(Clone)]
 pub struct Tree {
     pub nodes: Vec<Node>,
     pub params: SearchParams,
@@ -284,6 +285,37 @@ impl Tree {
         root.lead_sum -= child.lead_sum;
         root.score_mean_sum -= child.score_mean_sum;
         root.score_sq_sum -= child.score_sq_sum;
+    }
+
+    /// The part of the tree below `id`, as a tree of its own rooted there.
+    pub fn subtree(&self, id: NodeId) -> Tree {
+        let mut nodes = vec![self.node(id).clone()];
+        let mut next = 0;
+        while next < nodes.len() {
+            let children: Vec<(usize, NodeId)> = nodes[next]
+                .edges
+                .iter()
+                .enumerate()
+                .filter_map(|(i, e)| e.child.map(|c| (i, c)))
+                .collect();
+            for (i, child) in children {
+                nodes[next].edges[i].child = Some(nodes.len() as NodeId);
+                nodes.push(self.node(child).clone());
+            }
+            next += 1;
+        }
+        Tree {
+            nodes,
+            params: self.params,
+        }
+    }
+
+    /// Roughly what the tree holds in memory.
+    pub fn bytes(&self) -> usize {
+        self.nodes
+            .iter()
+            .map(|n| std::mem::size_of::<Node>() + n.edges.capacity() * std::mem::size_of::<Edge>())
+            .sum()
     }
 
     /// The root's edges in the order they are reported: the LCB choice first, then by visits.
