@@ -147,11 +147,17 @@ fn the_workbench_agrees_with_book_annotate() {
             (t.color, t.played, t.in_book)
         );
         assert!(
-            close(c.played_black_winrate, t.played_winrate),
+            close(c.played_black_winrate, t.played_black_winrate),
             "{c:?} {t:?}"
         );
-        assert!(close(c.played_black_score, t.played_score), "{c:?} {t:?}");
-        assert!(close(c.best_black_winrate, t.best_winrate), "{c:?} {t:?}");
+        assert!(
+            close(c.played_black_score, t.played_black_score),
+            "{c:?} {t:?}"
+        );
+        assert!(
+            close(c.best_black_winrate, t.best_black_winrate),
+            "{c:?} {t:?}"
+        );
         assert!(close(c.score_loss, t.score_loss), "{c:?} {t:?}");
         assert!(close(c.winrate_loss, t.winrate_loss), "{c:?} {t:?}");
     }

@@ -94,6 +94,23 @@ impl NodeView {
         self.parent_count > 1
     }
 
+    /// The book move that `mv` is an image of, and the symmetry from that move's child to the root's
+    /// orientation. `mv` is in the root's orientation; `to_root` maps this node's onto the root's.
+    pub fn follow(
+        &self,
+        size: BoardSize,
+        to_root: Symmetry,
+        mv: Move,
+    ) -> Option<(&EdgeView, Symmetry)> {
+        let in_node = to_root.inverse().apply_move(size, mv);
+        self.edges.iter().find_map(|edge| {
+            self.self_symmetries
+                .iter()
+                .find(|t| t.apply_move(size, edge.mv) == in_node)
+                .map(|&t| (edge, edge.to_child.inverse().then(t).then(to_root)))
+        })
+    }
+
     /// Re-sorts the edges best first for the player to move.
     pub fn sort_edges(&mut self, score_weight: f64) {
         let pla = self.to_move;

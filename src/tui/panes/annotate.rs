@@ -5,7 +5,8 @@
 
 use super::Badness;
 use crate::book::view::BlackValues;
-use crate::tui::annotation::{Annotation, GameNote};
+use crate::records::annotate::MoveNote;
+use crate::tui::annotation::Annotation;
 use crate::tui::app::App;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -95,7 +96,7 @@ impl Widget for AnnotatePane<'_> {
     }
 }
 
-fn note_line(app: &App, number: usize, note: &GameNote) -> Line<'static> {
+fn note_line(app: &App, number: usize, note: &MoveNote) -> Line<'static> {
     let theme = &app.theme;
     let values = |winrate, score| BlackValues {
         winrate,
@@ -103,8 +104,8 @@ fn note_line(app: &App, number: usize, note: &GameNote) -> Line<'static> {
         ..Default::default()
     };
     let badness = Badness::of(
-        &values(note.played_winrate, note.played_score),
-        &values(note.best_winrate, note.best_score),
+        &values(note.played_black_winrate, note.played_black_score),
+        &values(note.best_black_winrate, note.best_black_score),
         note.color,
     );
     let best = note.book_best.map_or("-".into(), |m| app.screen_text(m));
@@ -117,8 +118,8 @@ fn note_line(app: &App, number: usize, note: &GameNote) -> Line<'static> {
         Span::raw(format!(
             "{number:>4} {:<6} {best:<5} {:>6.1} {:>+7.1} ",
             format!("{} {}", note.color.letter(), app.screen_text(note.played)),
-            note.played_winrate * 100.0,
-            note.played_score,
+            note.played_black_winrate * 100.0,
+            note.played_black_score,
         )),
         Span::styled(
             format!("{:>5.1}", note.score_loss),
