@@ -183,10 +183,15 @@ struct Solved {
     depends: Dependencies,
 }
 
-/// An option on its way: solved exactly, bounded by one answer, or not looked at yet.
+/// An option on its way: solved exactly, bounded by answers, or not looked at yet.
 enum Status {
     Exact(ThermoBranch),
-    Bound(Wall),
+    /// Bounded by the answers already in the table and, once `answered`, by the first answer in move
+    /// order, solved for the purpose.
+    Bound {
+        wall: Wall,
+        answered: bool,
+    },
     Open,
     /// Solved and moved into the node's branches.
     Taken,
@@ -196,12 +201,15 @@ struct Option_ {
     color: Color,
     candidate: Candidate,
     status: Status,
+    /// The opponent's first answer in move order (not a ko capture, not a repetition), once probed.
+    first_answer: Option<Point>,
 }
 
-/// What looking at an option's position gave: its exact node, or a bound on its taxed wall.
+/// What looking at an option's position gave: its exact node, or a bound on its taxed wall from the
+/// answers already in the table (`None`: none is) and the first answer to solve.
 enum Probe {
     Exact(Solved),
-    Bound(Wall, Dependencies),
+    Known(Option<Wall>, Point),
     Nothing,
 }
 
@@ -323,6 +331,7 @@ impl BoundedSearch<'_> {
                 color,
                 candidate,
                 status: Status::Open,
+                first_answer: None,
             })
             .collect();
         let may_prune = both && kos.is_empty() && ko.is_none();
@@ -348,7 +357,7 @@ impl BoundedSearch<'_> {
         let depends = depends.above(depth);
         let unsolved = options
             .iter()
-            .filter(|o| matches!(o.status, Status::Bound(_)));
+            .filter(|o| matches!(o.status, Status::Bound { .. }));
         let node = Arc::new(ThermoNode::new(thermograph, black, white, unsolved.count()));
         if depends.is_empty() {
             self.table.insert(key, node.clone());
@@ -359,7 +368,7 @@ impl BoundedSearch<'_> {
     /// Solves every option not solved yet.
     fn solve_open(&mut self, options: &mut [Option_], depth: usize, depends: &mut Dependencies) {
         for option in options.iter_mut() {
-            if matches!(option.status, Status::Bound(_) | Status::Open) {
+            if matches!(option.status, Status::Bound { .. } | Status::Open) {
                 option.status = Status::Exact(self.solve_option(option, depth, depends));
             }
         }
@@ -377,8 +386,10 @@ impl BoundedSearch<'_> {
         ThermoBranch::to(c.point, solved.node, c.gain, false)
     }
 
-    /// Solves the first option of each colour, bounds the others by one answer each, then solves the
-    /// options whose bound can still reach their colour's scaffold below the temperature's bound.
+    /// Solves the first option of each colour and bounds the others by their answers in the table and,
+    /// where none is, by the first answer, solved. Then, while some bounded option can still reach its
+    /// colour's scaffold below the temperature's bound, that option's first answer is solved (if its
+    /// bound did not have it yet) or the option itself.
     fn bound_options(&mut self, options: &mut [Option_], depth: usize, depends: &mut Dependencies) {
         for color in [Color::Black, Color::White] {
             if let Some(i) = options.iter().position(|o| o.color == color) {
@@ -389,25 +400,53 @@ impl BoundedSearch<'_> {
             if !matches!(options[i].status, Status::Open) {
                 continue;
             }
-            options[i].status = match self.probe(&options[i], depth) {
+            options[i].status = match self.probe(&options[i], depth, depends) {
                 Probe::Exact(solved) => {
                     depends.merge(&solved.depends);
                     let c = &options[i].candidate;
                     Status::Exact(ThermoBranch::to(c.point, solved.node, c.gain, false))
                 }
-                Probe::Bound(wall, d) => {
-                    depends.merge(&d);
-                    Status::Bound(wall)
+                Probe::Known(known, first) => {
+                    options[i].first_answer = Some(first);
+                    match known {
+                        Some(wall) => Status::Bound {
+                            wall,
+                            answered: false,
+                        },
+                        None => {
+                            let wall = self.answer(&options[i], first, depth, depends);
+                            Status::Bound {
+                                wall,
+                                answered: true,
+                            }
+                        }
+                    }
                 }
                 Probe::Nothing => Status::Exact(self.solve_option(&options[i], depth, depends)),
             };
         }
         while let Some(i) = self.next_to_solve(options) {
-            options[i].status = Status::Exact(self.solve_option(&options[i], depth, depends));
+            let status = std::mem::replace(&mut options[i].status, Status::Open);
+            options[i].status = match (status, options[i].first_answer) {
+                (
+                    Status::Bound {
+                        wall,
+                        answered: false,
+                    },
+                    Some(first),
+                ) => {
+                    let bound = self.answer(&options[i], first, depth, depends);
+                    Status::Bound {
+                        wall: combine(&wall, &bound, options[i].color),
+                        answered: true,
+                    }
+                }
+                _ => Status::Exact(self.solve_option(&options[i], depth, depends)),
+            };
         }
     }
 
-    /// The bounded option to solve next: the first (in move order) whose bound reaches above Left's
+    /// The bounded option to work on next: the first (in move order) whose bound reaches above Left's
     /// (below Right's) scaffold of the solved options somewhere on `[0, T⁺]`.
     fn next_to_solve(&self, options: &[Option_]) -> Option<usize> {
         let exact = |color: Color| {
@@ -422,7 +461,7 @@ impl BoundedSearch<'_> {
         let hi = value::right_scaffold(white.iter())?;
         let bounds = |color: Color| {
             options.iter().filter_map(move |o| match &o.status {
-                Status::Bound(w) if o.color == color => Some(w),
+                Status::Bound { wall, .. } if o.color == color => Some(wall),
                 _ => None,
             })
         };
@@ -432,24 +471,24 @@ impl BoundedSearch<'_> {
         if t_up < Rational::ZERO {
             return options
                 .iter()
-                .position(|o| matches!(o.status, Status::Bound(_)));
+                .position(|o| matches!(o.status, Status::Bound { .. }));
         }
         options.iter().position(|o| match &o.status {
-            Status::Bound(w) => {
+            Status::Bound { wall, .. } => {
                 let (scaffold, below) = match o.color {
                     Color::Black => (&lo, true),
                     Color::White => (&hi, false),
                 };
-                !value::within(w, scaffold, Rational::ZERO, t_up, below)
+                !value::within(wall, scaffold, Rational::ZERO, t_up, below)
             }
             _ => false,
         })
     }
 
     /// Looks at an option's position: a leaf or a known position is exact; otherwise the opponent's
-    /// first answer (in move order; not a ko capture, whose value needs the whole node) is solved and
-    /// bounds the option's taxed wall, in the parent's frame.
-    fn probe(&mut self, option: &Option_, depth: usize) -> Probe {
+    /// answers (not ko captures, whose value needs the whole node) that the table knows bound the
+    /// option's taxed wall, and the first answer in move order is named for solving.
+    fn probe(&mut self, option: &Option_, depth: usize, depends: &mut Dependencies) -> Probe {
         let c = &option.candidate;
         let key = (c.board.stone_hash(), c.state);
         if let Some(node) = self.table.get(&key) {
@@ -472,26 +511,52 @@ impl BoundedSearch<'_> {
         }
         let here = line_key(&c.board, c.state);
         self.path.insert(here, depth + 1);
-        let mut depends = Dependencies::default();
+        let mut repeats = Dependencies::default();
+        let (answers, _) = self.candidates(
+            &c.board,
+            &settlement,
+            c.state,
+            &[option.color.opponent()],
+            &mut repeats,
+        );
+        self.path.remove(&here);
+        depends.merge(&repeats.above(depth + 1));
+        let Some(first) = answers.first().map(|(_, a)| a.point) else {
+            return Probe::Nothing;
+        };
+        let known = answers
+            .iter()
+            .filter_map(|(_, a)| {
+                let node = self.table.get(&(a.board.stone_hash(), a.state))?;
+                Some(answer_wall(&node.thermograph, option, a))
+            })
+            .reduce(|a, b| combine(&a, &b, option.color));
+        Probe::Known(known, first)
+    }
+
+    /// Solves the answer at `point` to `option` and returns the bound it gives the option's taxed wall.
+    fn answer(
+        &mut self,
+        option: &Option_,
+        point: Point,
+        depth: usize,
+        depends: &mut Dependencies,
+    ) -> Wall {
+        let c = &option.candidate;
+        let here = line_key(&c.board, c.state);
+        self.path.insert(here, depth + 1);
         let answerer = option.color.opponent();
-        let (answers, _) =
-            self.candidates(&c.board, &settlement, c.state, &[answerer], &mut depends);
-        let probe = match answers.first() {
-            None => Probe::Nothing,
-            Some((_, answer)) => {
-                let solved = self.node(&answer.board, answer.state, None, depth + 2);
-                depends.merge(&solved.depends);
-                let shift = Rational::integer(answer.gain + c.gain);
-                let th = &solved.node.thermograph;
-                let wall = match option.color {
-                    Color::Black => th.left.shifted(shift),
-                    Color::White => th.right.shifted(shift),
-                };
-                Probe::Bound(wall, depends.above(depth + 1))
+        let wall = match self.rules.play(&c.board, c.state, answerer, point) {
+            Some(a) => {
+                let solved = self.node(&a.board, a.state, None, depth + 2);
+                depends.merge(&solved.depends.above(depth + 1));
+                answer_wall(&solved.node.thermograph, option, &a)
             }
+            // Not reached: the point was a legal answer when probed.
+            None => value::unbounded(option.color),
         };
         self.path.remove(&here);
-        probe
+        wall
     }
 
     /// Solves the ko captures (with the other colour's best mean as the resolution) and, at a node
@@ -580,6 +645,21 @@ impl BoundedSearch<'_> {
             }
         }
     }
+}
+
+/// The bound an answer's thermograph gives its option's taxed wall, in the node's frame: Left's option
+/// `RW(G^L)(t) − t ≤ LW(G^LR)(t)`, Right's `LW(G^R)(t) + t ≥ RW(G^RL)(t)`.
+fn answer_wall(th: &Thermograph, option: &Option_, answer: &Candidate) -> Wall {
+    let shift = Rational::integer(answer.gain + option.candidate.gain);
+    match option.color {
+        Color::Black => th.left.shifted(shift),
+        Color::White => th.right.shifted(shift),
+    }
+}
+
+/// The tighter of two bounds on an option of `color` (Left's from above, Right's from below).
+fn combine(a: &Wall, b: &Wall, color: Color) -> Wall {
+    a.combine(b, color == Color::White)
 }
 
 /// Takes the solved options out of `options`, by colour, with the number of options left unsolved.

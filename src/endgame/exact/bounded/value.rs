@@ -146,6 +146,16 @@ pub(super) fn within(bound: &Wall, wall: &Wall, from: Rational, to: Rational, be
     })
 }
 
+/// A bound that proves nothing: far above any count for Left's options, far below for Right's.
+pub(super) fn unbounded(color: crate::go::Color) -> Wall {
+    let far = Rational::integer(1 << 20);
+    let th = Thermograph::number(match color {
+        crate::go::Color::Black => far,
+        crate::go::Color::White => -far,
+    });
+    th.left
+}
+
 /// An upper bound on the node's temperature: where Left's scaffold, bounded above, meets Right's,
 /// bounded below.
 pub(super) fn temperature_bound(left_up: &Wall, right_down: &Wall) -> Rational {
