@@ -110,6 +110,7 @@ pub fn solve_bounded(
         rules: Search::new(region, scoring == Scoring::Area, max_positions),
         table: fast_map(),
         path: fast_map(),
+        probed: fast_map(),
         visited: 0,
         max_positions,
         progress,
@@ -172,6 +173,9 @@ struct BoundedSearch<'a> {
     rules: Search<'a>,
     table: FastMap<TableKey, Arc<ThermoNode>>,
     path: FastMap<LineKey, usize>,
+    /// Positions counted when an option was probed and not solved yet: solving them later does not
+    /// count them again.
+    probed: FastMap<TableKey, ()>,
     visited: usize,
     max_positions: usize,
     progress: &'a Progress,
@@ -253,7 +257,7 @@ impl BoundedSearch<'_> {
                 depends: Dependencies::default(),
             };
         }
-        if !self.count() {
+        if self.probed.remove(&key).is_none() && !self.count() {
             return Solved {
                 node: Arc::new(ThermoNode::leaf(Rational::ZERO)),
                 depends: Dependencies::default(),
@@ -500,6 +504,7 @@ impl BoundedSearch<'_> {
         if !self.count() {
             return Probe::Nothing;
         }
+        self.probed.insert(key, ());
         let settlement = Settlement::assess(&c.board, self.region(), &c.state.sealed);
         if let Some(value) = self.leaf(&c.board, &settlement) {
             let node = Arc::new(ThermoNode::leaf(value));
