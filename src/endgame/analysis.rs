@@ -298,7 +298,7 @@ impl BoundedFound {
     ) -> Analysis {
         let s = self.solution;
         notes.push(format!(
-            "exact search: {} positions of a budget of {}, {} options left unsearched by their bounds",
+            "exact: {} of {} positions, {} options cut by bounds",
             s.positions, self.budget, s.pruned
         ));
         let thermograph = s.thermograph().clone();

@@ -182,6 +182,9 @@ struct BoundedSearch<'a> {
     pruned: usize,
 }
 
+/// Moves with their colours and the positions they lead to.
+type Moves = Vec<(Color, Candidate)>;
+
 struct Solved {
     node: Arc<ThermoNode>,
     depends: Dependencies,
@@ -284,7 +287,7 @@ impl BoundedSearch<'_> {
         state: State,
         colors: &[Color],
         depends: &mut Dependencies,
-    ) -> (Vec<(Color, Candidate)>, Vec<(Color, Candidate)>) {
+    ) -> (Moves, Moves) {
         let mut plain = Vec::new();
         let mut kos = Vec::new();
         for &color in colors {
@@ -400,25 +403,25 @@ impl BoundedSearch<'_> {
                 options[i].status = Status::Exact(self.solve_option(&options[i], depth, depends));
             }
         }
-        for i in 0..options.len() {
-            if !matches!(options[i].status, Status::Open) {
+        for option in options.iter_mut() {
+            if !matches!(option.status, Status::Open) {
                 continue;
             }
-            options[i].status = match self.probe(&options[i], depth, depends) {
+            option.status = match self.probe(option, depth, depends) {
                 Probe::Exact(solved) => {
                     depends.merge(&solved.depends);
-                    let c = &options[i].candidate;
+                    let c = &option.candidate;
                     Status::Exact(ThermoBranch::to(c.point, solved.node, c.gain, false))
                 }
                 Probe::Known(known, first) => {
-                    options[i].first_answer = Some(first);
+                    option.first_answer = Some(first);
                     match known {
                         Some(wall) => Status::Bound {
                             wall,
                             answered: false,
                         },
                         None => {
-                            let wall = self.answer(&options[i], first, depth, depends);
+                            let wall = self.answer(option, first, depth, depends);
                             Status::Bound {
                                 wall,
                                 answered: true,
@@ -426,7 +429,7 @@ impl BoundedSearch<'_> {
                         }
                     }
                 }
-                Probe::Nothing => Status::Exact(self.solve_option(&options[i], depth, depends)),
+                Probe::Nothing => Status::Exact(self.solve_option(option, depth, depends)),
             };
         }
         while let Some(i) = self.next_to_solve(options) {
