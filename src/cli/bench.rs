@@ -45,6 +45,12 @@ pub struct RolloutArgs {
 pub struct EndgameBenchArgs {
     /// Folder of endgame problems (SGF with SQ regions)
     dir: std::path::PathBuf,
+    /// `exact` (the temperature-bounded search) or `canonical` (the full canonical game)
+    #[arg(long, default_value = "exact")]
+    method: String,
+    /// Positions a search may visit before it gives up
+    #[arg(long, default_value_t = tengen::endgame::exact::MAX_POSITIONS)]
+    positions: usize,
 }
 
 #[derive(Args)]
@@ -82,18 +88,34 @@ fn endgame(args: EndgameBenchArgs) -> Result<ExitCode> {
         eprintln!("skipped {}: {}", s.path.display(), s.reason);
     }
     let files = walk.files;
+    let bounded = match args.method.as_str() {
+        "exact" => true,
+        "canonical" => false,
+        other => anyhow::bail!("--method {other}: expected exact or canonical"),
+    };
+    println!(
+        "(method {}: budget {} positions per problem)",
+        args.method, args.positions
+    );
     // Per empty-point count: solved times in ms, positions searched, and how many gave up or were refused.
     let mut by_size: BTreeMap<usize, (Vec<f64>, Vec<usize>, usize)> = BTreeMap::new();
     for path in &files {
         let problem = Problem::read(path)?;
         let start = Instant::now();
-        let result = exact::solve(&problem.board, &problem.region, Scoring::Territory);
+        let (board, region, scoring) = (&problem.board, &problem.region, Scoring::Territory);
+        let result = if bounded {
+            let progress = exact::Progress::default();
+            exact::bounded::solve_bounded(board, region, scoring, args.positions, &progress)
+                .map(|s| s.positions)
+        } else {
+            exact::solve_within(board, region, scoring, args.positions).map(|s| s.positions)
+        };
         let ms = start.elapsed().as_secs_f64() * 1000.0;
         let entry = by_size.entry(problem.empty_points()).or_default();
         match result {
-            Ok(solution) => {
+            Ok(positions) => {
                 entry.0.push(ms);
-                entry.1.push(solution.positions);
+                entry.1.push(positions);
             }
             Err(_) => entry.2 += 1,
         }

@@ -57,7 +57,7 @@ pub enum TreeLeavesArg {
 /// Options shared by `solve` and `bench`.
 #[derive(Args)]
 pub struct MethodArgs {
-    /// exact | net | policy | auto | lines | blend
+    /// exact | canonical | net | policy | auto | lines | blend
     #[arg(long, default_value = "exact")]
     method: Method,
     #[arg(long, value_enum, default_value = "territory")]
@@ -81,6 +81,9 @@ pub struct MethodArgs {
     /// `auto` uses the exact solver up to this many empty points
     #[arg(long, default_value_t = AnalysisOptions::default().exact_max_empty)]
     exact_max_empty: usize,
+    /// `exact` and `canonical` give up after searching this many positions
+    #[arg(long, default_value_t = AnalysisOptions::default().exact_positions)]
+    exact_positions: usize,
     /// `auto` gives the exact solver this many positions before falling back to the tree
     #[arg(long, default_value_t = AnalysisOptions::default().auto_exact_positions)]
     auto_exact_positions: usize,
@@ -106,6 +109,7 @@ impl MethodArgs {
         let mut options = AnalysisOptions {
             scoring: self.scoring.into(),
             exact_max_empty: self.exact_max_empty,
+            exact_positions: self.exact_positions,
             auto_exact_positions: self.auto_exact_positions,
             exact_subtrees: self.exact_subtrees,
             subtree_positions: self.subtree_positions,
@@ -185,7 +189,7 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
             "best_black": best(Color::Black),
             "best_white": best(Color::White),
             "kind": a.kind.key(),
-            "game": a.game.to_string(),
+            "game": a.game.as_ref().map(|g| g.to_string()),
             "empty_points": problem.empty_points(),
             "tree_nodes": a.tree.len(),
             "evaluations": a.evaluations,
@@ -215,8 +219,8 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
         None => println!(),
     }
     println!("kind: {}", a.kind);
-    if a.game.size() <= 60 {
-        println!("game: {}", a.game);
+    if let Some(game) = a.game.as_ref().filter(|g| g.size() <= 60) {
+        println!("game: {game}");
     }
     println!("best for Black: {}", best(Color::Black).join(" "));
     println!("best for White: {}", best(Color::White).join(" "));
@@ -246,6 +250,14 @@ fn bench(args: BenchArgs) -> Result<ExitCode> {
     }
     let analyzer = args.method.analyzer();
     let method = args.method.method;
+    let budget = match method {
+        Method::Exact | Method::Canonical => Some(analyzer.options.exact_positions),
+        Method::Auto => Some(analyzer.options.auto_exact_positions),
+        _ => None,
+    };
+    if let Some(budget) = budget {
+        println!("(method {method}: exact search budget {budget} positions per problem)");
+    }
     let (mut passed, mut failed, mut refused) = (0, 0, 0);
     let mut used: Vec<(Method, usize, usize)> = Vec::new();
     println!(

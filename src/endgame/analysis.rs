@@ -7,6 +7,7 @@
 //! first use and kept in the `Analyzer`, so one analyzer serves many analyses.
 
 use super::cgt::{Game, Kind, Rational, Thermograph, classify};
+use super::exact::bounded::ThermoNode;
 use super::exact::{self, Node, Progress};
 use super::net::Networks;
 use super::types::Outcome;
@@ -34,7 +35,9 @@ pub struct Analysis {
     pub kind: Kind,
     pub best_black: Vec<Point>,
     pub best_white: Vec<Point>,
-    pub game: Game,
+    /// The game the method built; `None` for the bounded exact search, which finds the thermograph
+    /// without the canonical game.
+    pub game: Option<Game>,
     pub thermograph: Thermograph,
     pub tree: VariationTree,
     pub elapsed: Duration,
@@ -106,13 +109,29 @@ impl Analyzer {
         let start = Instant::now();
         let mut notes = Vec::new();
         let mut gave_up = None;
+        let mut stopped = None;
+        let bounded = match method {
+            Method::Exact => {
+                Some(self.bounded(position, self.options.exact_positions, progress)?)
+            }
+            Method::Auto => self.auto_bounded(position, &mut notes, &mut stopped, progress)?,
+            _ => None,
+        };
+        if let Some(found) = bounded {
+            return Ok(found.analysis(method, self.options.scoring, start, notes));
+        }
         let mut outcome = match method {
-            Method::Exact => self.exact_within(position, exact::MAX_POSITIONS, progress)?,
+            Method::Canonical => {
+                self.exact_within(position, self.options.exact_positions, progress)?
+            }
             Method::Lines => self.lines(position)?,
             Method::Net => self.tree(position, Method::Net)?,
             Method::Policy => self.tree(position, Method::Policy)?,
             Method::Blend => self.tree(position, Method::Blend)?,
-            Method::Auto => self.auto(position, &mut notes, &mut gave_up, progress)?,
+            Method::Auto | Method::Exact => {
+                progress.clear();
+                self.fallback(position, stopped, &mut gave_up)?
+            }
         };
         outcome.notes.splice(0..0, notes);
         let thermograph = Thermograph::of(&outcome.game);
@@ -127,13 +146,40 @@ impl Analyzer {
             kind,
             best_black: outcome.best_black,
             best_white: outcome.best_white,
-            game: outcome.game,
+            game: Some(outcome.game),
             thermograph,
             tree: outcome.tree,
             elapsed: start.elapsed(),
             evaluations: outcome.evaluations,
             notes: outcome.notes,
             gave_up,
+        })
+    }
+
+    /// The bounded exact search with a budget of `max_positions`.
+    fn bounded(
+        &self,
+        position: &LocalPosition,
+        max_positions: usize,
+        progress: &Progress,
+    ) -> Result<BoundedFound, AnalysisError> {
+        let solution = exact::bounded::solve_bounded(
+            &position.board,
+            &position.region,
+            self.options.scoring,
+            max_positions,
+            progress,
+        )?;
+        let mut tree = VariationTree {
+            nodes: Vec::new(),
+            size: Some(position.board.size()),
+        };
+        let root = solution.root.clone();
+        bounded_tree(&root, &root.thermograph, None, &mut tree, 3, 0);
+        Ok(BoundedFound {
+            solution,
+            tree,
+            budget: max_positions,
         })
     }
 
@@ -156,7 +202,7 @@ impl Analyzer {
         };
         exact_tree(&solution.root, &solution.root.game, None, &mut tree, 3, 0);
         Ok(Outcome {
-            method: Method::Exact,
+            method: Method::Canonical,
             game: solution.root.game.clone(),
             kind: Some(solution.kind),
             best_black: solution.best_moves(Color::Black),
@@ -186,35 +232,44 @@ impl Analyzer {
         super::net::grow(&self.nets, position, &self.options, method)
     }
 
-    /// The exact solver where the region is small enough and the search finishes within its budget,
-    /// else the blend tree. When the solver gave up and the tree's game is a number, `gave_up` says so.
-    fn auto(
+    /// `Auto`'s first try: the bounded exact search where the region is small enough, within
+    /// `auto_exact_positions`; `None` (with a note saying why) when it is not or the search gave up.
+    fn auto_bounded(
         &self,
         position: &LocalPosition,
         notes: &mut Vec<String>,
-        gave_up: &mut Option<String>,
+        stopped: &mut Option<exact::SolveError>,
         progress: &Progress,
-    ) -> Result<Outcome, AnalysisError> {
+    ) -> Result<Option<BoundedFound>, AnalysisError> {
         let empty = position.region.empty_points(&position.board).len();
-        let mut solver_gave_up = None;
-        if empty <= self.options.exact_max_empty {
-            match self.exact_within(position, self.options.auto_exact_positions, progress) {
-                Ok(outcome) => return Ok(outcome),
-                Err(AnalysisError::Solve(e)) => {
-                    notes.push(format!("exact solver gave up ({e}); using the network"));
-                    solver_gave_up = Some(e);
-                }
-                Err(e) => return Err(e),
-            }
-        } else {
+        if empty > self.options.exact_max_empty {
             notes.push(format!(
                 "{empty} empty points (exact up to {}): using the network",
                 self.options.exact_max_empty
             ));
+            return Ok(None);
         }
-        progress.clear();
+        match self.bounded(position, self.options.auto_exact_positions, progress) {
+            Ok(found) => Ok(Some(found)),
+            Err(AnalysisError::Solve(e)) => {
+                notes.push(format!("exact solver gave up ({e}); using the network"));
+                *stopped = Some(e);
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `Auto` after the exact search: the blend tree. When the solver gave up and the tree's game is a
+    /// number, `gave_up` says so.
+    fn fallback(
+        &self,
+        position: &LocalPosition,
+        stopped: Option<exact::SolveError>,
+        gave_up: &mut Option<String>,
+    ) -> Result<Outcome, AnalysisError> {
         let outcome = self.tree(position, Method::Blend)?;
-        if let Some(e) = solver_gave_up
+        if let Some(e) = stopped
             && outcome.game.is_number()
         {
             *gave_up = Some(format!(
@@ -223,6 +278,48 @@ impl Analyzer {
             ));
         }
         Ok(outcome)
+    }
+}
+
+/// What the bounded exact search found, with its tree and the budget it ran under.
+struct BoundedFound {
+    solution: exact::bounded::Bounded,
+    tree: VariationTree,
+    budget: usize,
+}
+
+impl BoundedFound {
+    fn analysis(
+        self,
+        requested: Method,
+        scoring: Scoring,
+        start: Instant,
+        mut notes: Vec<String>,
+    ) -> Analysis {
+        let s = self.solution;
+        notes.push(format!(
+            "exact: {} of {} positions, {} options cut by bounds",
+            s.positions, self.budget, s.pruned
+        ));
+        let thermograph = s.thermograph().clone();
+        Analysis {
+            requested,
+            method: Method::Exact,
+            scoring,
+            temperature: thermograph.temperature,
+            mean: thermograph.mean,
+            value: move_value(thermograph.temperature),
+            kind: s.kind,
+            best_black: s.best_moves(Color::Black),
+            best_white: s.best_moves(Color::White),
+            game: None,
+            thermograph,
+            tree: self.tree,
+            elapsed: start.elapsed(),
+            evaluations: s.positions,
+            notes,
+            gave_up: None,
+        }
     }
 }
 
@@ -284,6 +381,61 @@ fn exact_tree(
                         leaf_reason: Some("ko rule"),
                         mean: th.mean,
                         temperature: th.temperature,
+                        children: Vec::new(),
+                    });
+                    tree.nodes.len() - 1
+                }
+            };
+            tree.nodes[id].children.push(child);
+        }
+    }
+    id
+}
+
+/// The bounded search's tree, best moves of each colour only, `depth` plies deep; values from the root
+/// (as [`exact_tree`]).
+fn bounded_tree(
+    node: &Arc<ThermoNode>,
+    th: &Thermograph,
+    mv: Option<(Color, Point)>,
+    tree: &mut VariationTree,
+    depth: usize,
+    prisoners: i64,
+) -> usize {
+    let id = tree.nodes.len();
+    let number = (th.temperature < Rational::ZERO).then_some(th.mean);
+    tree.nodes.push(TreeNode {
+        mv,
+        probability: None,
+        leaf_value: number,
+        leaf_reason: number.map(|_| "settled"),
+        mean: th.mean,
+        temperature: th.temperature,
+        children: Vec::new(),
+    });
+    if depth == 0 || node.is_number() {
+        return id;
+    }
+    for color in [Color::Black, Color::White] {
+        for branch in node.best(color) {
+            let value = branch.thermograph().shifted(Rational::integer(prisoners));
+            let child = match &branch.child {
+                Some(child) => bounded_tree(
+                    child,
+                    &value,
+                    Some((color, branch.point)),
+                    tree,
+                    depth - 1,
+                    prisoners + branch.prisoners,
+                ),
+                None => {
+                    tree.nodes.push(TreeNode {
+                        mv: Some((color, branch.point)),
+                        probability: None,
+                        leaf_value: Some(value.mean),
+                        leaf_reason: Some("ko rule"),
+                        mean: value.mean,
+                        temperature: value.temperature,
                         children: Vec::new(),
                     });
                     tree.nodes.len() - 1

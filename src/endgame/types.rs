@@ -15,8 +15,11 @@ use std::str::FromStr;
 /// How the local game is obtained.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Method {
-    /// Every local sequence, searched to settled positions (small regions only).
+    /// The temperature-bounded exact search: the exact thermograph, searching only the options that can
+    /// still shape it (small regions only).
     Exact,
+    /// The full canonical game of every local sequence, searched to settled positions (small regions).
+    Canonical,
     /// A variation tree grown from the local-move network, leaves scored by ownership.
     Net,
     /// The same tree grown from KataGo's policy restricted to the region (the baseline).
@@ -31,13 +34,14 @@ pub enum Method {
 
 impl Method {
     /// In the order the workbench's `m` key walks them.
-    pub const ALL: [Method; 6] = [
+    pub const ALL: [Method; 7] = [
         Method::Exact,
         Method::Auto,
         Method::Net,
         Method::Policy,
         Method::Lines,
         Method::Blend,
+        Method::Canonical,
     ];
 
     /// The next method in [`Method::ALL`], round the end.
@@ -49,6 +53,7 @@ impl Method {
     pub fn name(self) -> &'static str {
         match self {
             Method::Exact => "exact",
+            Method::Canonical => "canonical",
             Method::Net => "net",
             Method::Policy => "policy",
             Method::Auto => "auto",
@@ -146,6 +151,8 @@ pub struct AnalysisOptions {
     pub tree: TreeOptions,
     /// `Auto` tries the exact solver up to this many empty points.
     pub exact_max_empty: usize,
+    /// The position budget of `Exact` and `Canonical` (they give up beyond it).
+    pub exact_positions: usize,
     /// `Auto` gives the exact solver this many positions before it falls back to the network, so that
     /// a search that would exhaust `Exact`'s full budget does not cost minutes first.
     pub auto_exact_positions: usize,
@@ -171,6 +178,7 @@ impl Default for AnalysisOptions {
             tree: TreeOptions::default(),
             // The exact solver's own limits.
             exact_max_empty: exact::MAX_EMPTY_POINTS,
+            exact_positions: exact::MAX_POSITIONS,
             auto_exact_positions: exact::MAX_POSITIONS,
             exact_subtrees: 0,
             subtree_positions: 5_000,

@@ -7,7 +7,7 @@ use crate::endgame::analysis::{
     Analysis, AnalysisError, AnalysisOptions, Analyzer, LocalPosition, ModelPaths,
 };
 use crate::endgame::cgt::{Kind, Rational, Wall};
-use crate::endgame::exact::{self, Progress};
+use crate::endgame::exact::Progress;
 use crate::endgame::problem::Problem;
 use crate::endgame::region::Region;
 use crate::engine::CancelToken;
@@ -169,7 +169,7 @@ impl Report {
 /// "positions" count), or `None` when the method searches no positions.
 pub fn position_budget(method: Method) -> Option<usize> {
     match method {
-        Method::Exact => Some(exact::MAX_POSITIONS),
+        Method::Exact | Method::Canonical => Some(AnalysisOptions::default().exact_positions),
         Method::Auto => Some(AnalysisOptions::default().auto_exact_positions),
         _ => None,
     }
@@ -254,7 +254,7 @@ impl Analyzers {
             notes.push(format!(
                 "{} {}",
                 analysis.evaluations,
-                if analysis.method == Method::Exact {
+                if matches!(analysis.method, Method::Exact | Method::Canonical) {
                     "positions searched"
                 } else {
                     "network evaluations"

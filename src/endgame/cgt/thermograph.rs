@@ -47,7 +47,7 @@ impl Wall {
     }
 
     /// The wall moved by `x` (the wall of the game plus the number `x`).
-    fn shifted(&self, x: Rational) -> Wall {
+    pub(crate) fn shifted(&self, x: Rational) -> Wall {
         Wall {
             points: self.points.iter().map(|&(t, v)| (t, v + x)).collect(),
             tail: self.tail,
@@ -55,7 +55,7 @@ impl Wall {
     }
 
     /// The wall plus `slope · t`.
-    fn tilt(&self, slope: Rational) -> Wall {
+    pub(crate) fn tilt(&self, slope: Rational) -> Wall {
         Wall {
             points: self
                 .points
@@ -67,7 +67,7 @@ impl Wall {
     }
 
     /// Pointwise maximum (`max = true`) or minimum of two walls, with the crossing points as breakpoints.
-    fn combine(&self, other: &Wall, max: bool) -> Wall {
+    pub(crate) fn combine(&self, other: &Wall, max: bool) -> Wall {
         let mut ts: Vec<Rational> = self
             .points
             .iter()
@@ -228,21 +228,32 @@ impl Thermograph {
                         Wall::constant(Rational::ZERO),
                     ),
                 };
-                let temperature = first_meeting(&sl, &sr);
-                let mean = sl.at(temperature);
-                Thermograph {
-                    left: sl.cut_at(temperature),
-                    right: sr.cut_at(temperature),
-                    temperature,
-                    mean,
-                }
+                Thermograph::from_scaffolds(sl, sr)
             }
         }
+    }
+
+    /// The thermograph whose walls below the temperature are the scaffolds `sl` (the maximum of the
+    /// Left options' right walls less t) and `sr` (the minimum of the Right options' left walls plus t).
+    pub(crate) fn from_scaffolds(sl: Wall, sr: Wall) -> Thermograph {
+        let temperature = first_meeting(&sl, &sr);
+        let mean = sl.at(temperature);
+        Thermograph {
+            left: sl.cut_at(temperature),
+            right: sr.cut_at(temperature),
+            temperature,
+            mean,
+        }
+    }
+
+    /// The thermograph of the number `x`.
+    pub(crate) fn number(x: Rational) -> Thermograph {
+        Thermograph::view(&Game::Number(x)).into_owned()
     }
 }
 
 /// The least t ≥ −1 where the left scaffold is no longer to the left of (greater than) the right one.
-fn first_meeting(left: &Wall, right: &Wall) -> Rational {
+pub(crate) fn first_meeting(left: &Wall, right: &Wall) -> Rational {
     let start = minus_one();
     let diff = |t: Rational| left.at(t) - right.at(t);
     if diff(start) <= Rational::ZERO {

@@ -18,6 +18,7 @@
 //! on the current line (other than kos) are not searched; a result that avoided such a repetition is
 //! not stored in the table.
 
+pub mod bounded;
 mod line;
 mod moves;
 mod node;
@@ -508,6 +509,14 @@ impl Search<'_> {
         let below = black.iter().all(|b| !count.le(&b.value));
         let above = white.iter().all(|w| !w.value.le(&count));
         if below && above { count } else { game }
+    }
+}
+
+/// The best of `means` for `color` (Black's largest, White's smallest).
+fn best_mean_of(means: impl Iterator<Item = Rational>, color: Color) -> Option<Rational> {
+    match color {
+        Color::Black => means.max(),
+        Color::White => means.min(),
     }
 }
 

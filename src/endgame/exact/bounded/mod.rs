@@ -1,0 +1,693 @@
+//! The temperature-bounded exact search: the exact thermograph of a region (mean, temperature, walls,
+//! best moves, sente or gote) without its canonical game, searching only the options that can still
+//! shape the thermograph.
+//!
+//! Approach (bounded thermograph walls, `docs/endgame.md`): a node's thermograph below its temperature
+//! is Left's scaffold `max RW(G^L)(t) − t` against Right's `min LW(G^R)(t) + t`. One answer bounds an
+//! option's wall: `RW(G^L)(t) ≤ LW(G^LR)(t) + t` for every Right answer `G^LR` and every t ≥ 0 (the mast
+//! only lowers the right wall, and a number lies below its Right options' left stops). So the search
+//! solves, for each option, the opponent's first answer (moves ordered by cheap Go heuristics), which
+//! bounds the option's taxed wall; bounding Left's scaffold from above and Right's from below bounds the
+//! node's temperature from above by `T⁺`. An option whose bound lies under the exactly solved options'
+//! scaffold on `[0, T⁺]` cannot change where the walls meet and is not searched further; the others are
+//! solved exactly, best bound first, and `T⁺` shrinks as they are. Walls below t = 0 are not bounded, so
+//! a node that turns out a number (temperature below 0) is solved with every option.
+//!
+//! Everything else is the canonical solver's model (`super`): the same moves and captured-space rule, the
+//! same settled and finished leaves, prisoners counted per node, the placid-ko rule (nodes with a ko
+//! capture or reached by one search every option, since the rule needs their best means), one-sided
+//! nodes as numbers, a cold node as it stands, no repetition of a position on the line and no table
+//! entry for a result that depends on the line. The transposition table is keyed by the stones, the ko
+//! ban and the sealed captured space.
+
+mod node;
+mod order;
+mod value;
+
+use super::line::{Dependencies, LineKey};
+use super::{
+    Candidate, KoContext, MAX_EMPTY_POINTS, PROGRESS_EVERY, Progress, Search, SolveError, State,
+    TableKey, best_mean_of,
+};
+use crate::endgame::cgt::fast_hash::{FastMap, fast_map};
+use crate::endgame::cgt::{Kind, Rational, Thermograph, Wall};
+use crate::endgame::local::{Settlement, finished_count};
+use crate::endgame::region::{MAX_REGION_POINTS, Region};
+use crate::go::{Board, Color, Point, Scoring};
+pub use node::{ThermoBranch, ThermoNode};
+use std::sync::Arc;
+
+/// How many positions the bounded search may visit by default before it gives up.
+pub const DEFAULT_BUDGET: usize = 200_000;
+
+/// The bounded search's answer for a position.
+#[derive(Clone, Debug)]
+pub struct Bounded {
+    pub root: Arc<ThermoNode>,
+    pub kind: Kind,
+    /// Positions searched.
+    pub positions: usize,
+    /// Options left unsearched because their bound could not reach the walls, over the whole search.
+    pub pruned: usize,
+}
+
+impl Bounded {
+    pub fn thermograph(&self) -> &Thermograph {
+        &self.root.thermograph
+    }
+
+    pub fn temperature(&self) -> Rational {
+        self.root.thermograph.temperature
+    }
+
+    pub fn mean(&self) -> Rational {
+        self.root.thermograph.mean
+    }
+
+    /// The move value in the problem set's convention: twice the territory temperature (0 when settled).
+    pub fn value(&self) -> Rational {
+        let t = self.temperature();
+        if t > Rational::ZERO {
+            t + t
+        } else {
+            Rational::ZERO
+        }
+    }
+
+    pub fn best_moves(&self, color: Color) -> Vec<Point> {
+        self.root.best(color).iter().map(|b| b.point).collect()
+    }
+}
+
+/// Solves the thermograph of `region` on `board` within `max_positions` positions, counting them in
+/// `progress` as it goes.
+pub fn solve_bounded(
+    board: &Board,
+    region: &Region,
+    scoring: Scoring,
+    max_positions: usize,
+    progress: &Progress,
+) -> Result<Bounded, SolveError> {
+    let empty = region.empty_points(board).len();
+    if empty > MAX_EMPTY_POINTS {
+        return Err(SolveError::TooLarge {
+            empty,
+            limit: MAX_EMPTY_POINTS,
+        });
+    }
+    if empty == 0 {
+        return Err(SolveError::NothingToPlay);
+    }
+    if region.len() > MAX_REGION_POINTS {
+        return Err(SolveError::RegionTooLarge {
+            points: region.len(),
+            limit: MAX_REGION_POINTS,
+        });
+    }
+    let mut start = board.clone();
+    start.clear_ko();
+    let mut search = BoundedSearch {
+        rules: Search::new(region, scoring == Scoring::Area, max_positions),
+        table: fast_map(),
+        path: fast_map(),
+        probed: fast_map(),
+        visited: 0,
+        max_positions,
+        progress,
+        pruned: 0,
+    };
+    progress.start(max_positions);
+    let root = search.node(&start, State::default(), None, 0).node;
+    progress.searched_up_to(search.visited.min(max_positions));
+    if search.visited > max_positions {
+        return Err(SolveError::Budget {
+            limit: max_positions,
+        });
+    }
+    let kind = classify(&root);
+    Ok(Bounded {
+        root,
+        kind,
+        positions: search.visited,
+        pruned: search.pruned,
+    })
+}
+
+/// Settled, tepid, gote, sente or double sente from the root's thermograph and its best options'
+/// temperatures (as `cgt::classify`), or ko when a best line goes through a ko capture.
+fn classify(root: &ThermoNode) -> Kind {
+    let t = root.thermograph.temperature;
+    if root.is_number() {
+        return Kind::Settled;
+    }
+    if t <= Rational::ZERO {
+        return Kind::Tepid;
+    }
+    let ko = [Color::Black, Color::White].iter().any(|&c| {
+        root.best(c).iter().any(|b| {
+            b.ko || b.child.as_ref().is_some_and(|n| {
+                [Color::Black, Color::White]
+                    .iter()
+                    .any(|&d| n.branches(d).iter().any(|x| x.ko && x.child.is_none()))
+            })
+        })
+    });
+    if ko {
+        return Kind::Ko;
+    }
+    let hotter = |color| {
+        root.best(color)
+            .first()
+            .is_some_and(|b| b.thermograph().temperature > t)
+    };
+    match (hotter(Color::Black), hotter(Color::White)) {
+        (true, true) => Kind::DoubleSente,
+        (true, false) => Kind::Sente(Color::Black),
+        (false, true) => Kind::Sente(Color::White),
+        (false, false) => Kind::Gote,
+    }
+}
+
+struct BoundedSearch<'a> {
+    /// The canonical solver's move rules (moves, captured space, leisure).
+    rules: Search<'a>,
+    table: FastMap<TableKey, Arc<ThermoNode>>,
+    path: FastMap<LineKey, usize>,
+    /// Positions counted when an option was probed and not solved yet: solving them later does not
+    /// count them again.
+    probed: FastMap<TableKey, ()>,
+    visited: usize,
+    max_positions: usize,
+    progress: &'a Progress,
+    pruned: usize,
+}
+
+/// Moves with their colours and the positions they lead to.
+type Moves = Vec<(Color, Candidate)>;
+
+struct Solved {
+    node: Arc<ThermoNode>,
+    depends: Dependencies,
+}
+
+/// An option on its way: solved exactly, bounded by answers, or not looked at yet.
+enum Status {
+    Exact(ThermoBranch),
+    /// Bounded by the answers already in the table and, once `answered`, by the first answer in move
+    /// order, solved for the purpose.
+    Bound {
+        wall: Wall,
+        answered: bool,
+    },
+    Open,
+    /// Solved and moved into the node's branches.
+    Taken,
+}
+
+struct Option_ {
+    color: Color,
+    candidate: Candidate,
+    status: Status,
+    /// The opponent's first answer in move order (not a ko capture, not a repetition), once probed.
+    first_answer: Option<Point>,
+}
+
+/// What looking at an option's position gave: its exact node, or a bound on its taxed wall from the
+/// answers already in the table (`None`: none is) and the first answer to solve.
+enum Probe {
+    Exact(Solved),
+    Known(Option<Wall>, Point),
+    Nothing,
+}
+
+fn line_key(board: &Board, state: State) -> LineKey {
+    (board.stone_hash(), state.ban, state.sealed)
+}
+
+impl BoundedSearch<'_> {
+    fn region(&self) -> &Region {
+        self.rules.region
+    }
+
+    /// Counts a position; `false` once the budget is spent.
+    fn count(&mut self) -> bool {
+        self.visited += 1;
+        if self.visited.is_multiple_of(PROGRESS_EVERY) {
+            self.progress.searched_up_to(self.visited);
+        }
+        self.visited <= self.max_positions
+    }
+
+    /// The position's value when it is a leaf: settled, or finished in the course's sense.
+    fn leaf(&self, board: &Board, settlement: &Settlement) -> Option<Rational> {
+        let area = self.rules.area;
+        if settlement.is_settled(board, self.region(), area) {
+            Some(Rational::integer(settlement.count(
+                board,
+                self.region(),
+                area,
+            )))
+        } else {
+            finished_count(board, self.region(), settlement, area).map(Rational::integer)
+        }
+    }
+
+    fn node(&mut self, board: &Board, state: State, ko: Option<KoContext>, depth: usize) -> Solved {
+        let key = (board.stone_hash(), state);
+        if let Some(node) = self.table.get(&key) {
+            return Solved {
+                node: node.clone(),
+                depends: Dependencies::default(),
+            };
+        }
+        if self.probed.remove(&key).is_none() && !self.count() {
+            return Solved {
+                node: Arc::new(ThermoNode::leaf(Rational::ZERO)),
+                depends: Dependencies::default(),
+            };
+        }
+        let settlement = Settlement::assess(board, self.region(), &state.sealed);
+        if let Some(value) = self.leaf(board, &settlement) {
+            let node = Arc::new(ThermoNode::leaf(value));
+            self.table.insert(key, node.clone());
+            return Solved {
+                node,
+                depends: Dependencies::default(),
+            };
+        }
+        self.expand(board, &settlement, state, ko, depth)
+    }
+
+    /// The candidates of both colours from a position, without moves that repeat a position of the line
+    /// (their dependencies go to `depends`); ko captures apart.
+    fn candidates(
+        &self,
+        board: &Board,
+        settlement: &Settlement,
+        state: State,
+        colors: &[Color],
+        depends: &mut Dependencies,
+    ) -> (Moves, Moves) {
+        let mut plain = Vec::new();
+        let mut kos = Vec::new();
+        for &color in colors {
+            for point in self.rules.moves(board, settlement, state, color) {
+                let Some(candidate) = self.rules.play(board, state, color, point) else {
+                    continue;
+                };
+                if let Some(&at) = self.path.get(&line_key(&candidate.board, candidate.state)) {
+                    depends.merge(&Dependencies::at(at));
+                    continue;
+                }
+                if candidate.state.ban.is_some() {
+                    kos.push((color, candidate));
+                } else {
+                    plain.push((color, candidate));
+                }
+            }
+        }
+        order::by_promise(board, &mut plain);
+        (plain, kos)
+    }
+
+    fn expand(
+        &mut self,
+        board: &Board,
+        settlement: &Settlement,
+        state: State,
+        ko: Option<KoContext>,
+        depth: usize,
+    ) -> Solved {
+        let key = (board.stone_hash(), state);
+        let here = line_key(board, state);
+        self.path.insert(here, depth);
+        let mut depends = Dependencies::default();
+        let (plain, kos) = self.candidates(
+            board,
+            settlement,
+            state,
+            &[Color::Black, Color::White],
+            &mut depends,
+        );
+        let both = [Color::Black, Color::White]
+            .iter()
+            .all(|&c| plain.iter().any(|(d, _)| *d == c));
+        let mut options: Vec<Option_> = plain
+            .into_iter()
+            .map(|(color, candidate)| Option_ {
+                color,
+                candidate,
+                status: Status::Open,
+                first_answer: None,
+            })
+            .collect();
+        let may_prune = both && kos.is_empty() && ko.is_none();
+        if may_prune {
+            self.bound_options(&mut options, depth, &mut depends);
+        } else {
+            self.solve_open(&mut options, depth, &mut depends);
+        }
+        let (mut black, mut white, pruned) = split(&mut options);
+        self.add_kos(kos, state, ko, depth, &mut black, &mut white, &mut depends);
+        let mut thermograph = self.value(board, settlement, &black, &white);
+        if pruned > 0 && thermograph.temperature < Rational::ZERO {
+            // A number: its value reads every option's stop, and walls below 0 were not bounded.
+            self.solve_open(&mut options, depth, &mut depends);
+            let (b, w, _) = split(&mut options);
+            black.extend(b);
+            white.extend(w);
+            thermograph = self.value(board, settlement, &black, &white);
+        } else {
+            self.pruned += pruned;
+        }
+        self.path.remove(&here);
+        let depends = depends.above(depth);
+        let unsolved = options
+            .iter()
+            .filter(|o| matches!(o.status, Status::Bound { .. }));
+        let node = Arc::new(ThermoNode::new(thermograph, black, white, unsolved.count()));
+        if depends.is_empty() {
+            self.table.insert(key, node.clone());
+        }
+        Solved { node, depends }
+    }
+
+    /// Solves every option not solved yet.
+    fn solve_open(&mut self, options: &mut [Option_], depth: usize, depends: &mut Dependencies) {
+        for option in options.iter_mut() {
+            if matches!(option.status, Status::Bound { .. } | Status::Open) {
+                option.status = Status::Exact(self.solve_option(option, depth, depends));
+            }
+        }
+    }
+
+    fn solve_option(
+        &mut self,
+        option: &Option_,
+        depth: usize,
+        depends: &mut Dependencies,
+    ) -> ThermoBranch {
+        let c = &option.candidate;
+        let solved = self.node(&c.board, c.state, None, depth + 1);
+        depends.merge(&solved.depends);
+        ThermoBranch::to(c.point, solved.node, c.gain, false)
+    }
+
+    /// Solves the first option of each colour and bounds the others by their answers in the table and,
+    /// where none is, by the first answer, solved. Then, while some bounded option can still reach its
+    /// colour's scaffold below the temperature's bound, that option's first answer is solved (if its
+    /// bound did not have it yet) or the option itself.
+    fn bound_options(&mut self, options: &mut [Option_], depth: usize, depends: &mut Dependencies) {
+        for color in [Color::Black, Color::White] {
+            if let Some(i) = options.iter().position(|o| o.color == color) {
+                options[i].status = Status::Exact(self.solve_option(&options[i], depth, depends));
+            }
+        }
+        for option in options.iter_mut() {
+            if !matches!(option.status, Status::Open) {
+                continue;
+            }
+            option.status = match self.probe(option, depth, depends) {
+                Probe::Exact(solved) => {
+                    depends.merge(&solved.depends);
+                    let c = &option.candidate;
+                    Status::Exact(ThermoBranch::to(c.point, solved.node, c.gain, false))
+                }
+                Probe::Known(known, first) => {
+                    option.first_answer = Some(first);
+                    match known {
+                        Some(wall) => Status::Bound {
+                            wall,
+                            answered: false,
+                        },
+                        None => {
+                            let wall = self.answer(option, first, depth, depends);
+                            Status::Bound {
+                                wall,
+                                answered: true,
+                            }
+                        }
+                    }
+                }
+                Probe::Nothing => Status::Exact(self.solve_option(option, depth, depends)),
+            };
+        }
+        while let Some(i) = self.next_to_solve(options) {
+            let status = std::mem::replace(&mut options[i].status, Status::Open);
+            options[i].status = match (status, options[i].first_answer) {
+                (
+                    Status::Bound {
+                        wall,
+                        answered: false,
+                    },
+                    Some(first),
+                ) => {
+                    let bound = self.answer(&options[i], first, depth, depends);
+                    Status::Bound {
+                        wall: combine(&wall, &bound, options[i].color),
+                        answered: true,
+                    }
+                }
+                _ => Status::Exact(self.solve_option(&options[i], depth, depends)),
+            };
+        }
+    }
+
+    /// The bounded option to work on next: the first (in move order) whose bound reaches above Left's
+    /// (below Right's) scaffold of the solved options somewhere on `[0, T⁺]`.
+    fn next_to_solve(&self, options: &[Option_]) -> Option<usize> {
+        let exact = |color: Color| {
+            options.iter().filter_map(move |o| match &o.status {
+                Status::Exact(b) if o.color == color => Some(b.thermograph()),
+                _ => None,
+            })
+        };
+        let black: Vec<Thermograph> = exact(Color::Black).collect();
+        let white: Vec<Thermograph> = exact(Color::White).collect();
+        let lo = value::left_scaffold(black.iter())?;
+        let hi = value::right_scaffold(white.iter())?;
+        let bounds = |color: Color| {
+            options.iter().filter_map(move |o| match &o.status {
+                Status::Bound { wall, .. } if o.color == color => Some(wall),
+                _ => None,
+            })
+        };
+        let up = bounds(Color::Black).fold(lo.clone(), |a, w| a.combine(w, true));
+        let down = bounds(Color::White).fold(hi.clone(), |a, w| a.combine(w, false));
+        let t_up = value::temperature_bound(&up, &down);
+        if t_up < Rational::ZERO {
+            return options
+                .iter()
+                .position(|o| matches!(o.status, Status::Bound { .. }));
+        }
+        options.iter().position(|o| match &o.status {
+            Status::Bound { wall, .. } => {
+                let (scaffold, below) = match o.color {
+                    Color::Black => (&lo, true),
+                    Color::White => (&hi, false),
+                };
+                !value::within(wall, scaffold, Rational::ZERO, t_up, below)
+            }
+            _ => false,
+        })
+    }
+
+    /// Looks at an option's position: a leaf or a known position is exact; otherwise the opponent's
+    /// answers (not ko captures, whose value needs the whole node) that the table knows bound the
+    /// option's taxed wall, and the first answer in move order is named for solving.
+    fn probe(&mut self, option: &Option_, depth: usize, depends: &mut Dependencies) -> Probe {
+        let c = &option.candidate;
+        let key = (c.board.stone_hash(), c.state);
+        if let Some(node) = self.table.get(&key) {
+            return Probe::Exact(Solved {
+                node: node.clone(),
+                depends: Dependencies::default(),
+            });
+        }
+        if !self.count() {
+            return Probe::Nothing;
+        }
+        self.probed.insert(key, ());
+        let settlement = Settlement::assess(&c.board, self.region(), &c.state.sealed);
+        if let Some(value) = self.leaf(&c.board, &settlement) {
+            let node = Arc::new(ThermoNode::leaf(value));
+            self.table.insert(key, node.clone());
+            return Probe::Exact(Solved {
+                node,
+                depends: Dependencies::default(),
+            });
+        }
+        let here = line_key(&c.board, c.state);
+        self.path.insert(here, depth + 1);
+        let mut repeats = Dependencies::default();
+        let (answers, _) = self.candidates(
+            &c.board,
+            &settlement,
+            c.state,
+            &[option.color.opponent()],
+            &mut repeats,
+        );
+        self.path.remove(&here);
+        depends.merge(&repeats.above(depth + 1));
+        let Some(first) = answers.first().map(|(_, a)| a.point) else {
+            return Probe::Nothing;
+        };
+        let known = answers
+            .iter()
+            .filter_map(|(_, a)| {
+                let node = self.table.get(&(a.board.stone_hash(), a.state))?;
+                Some(answer_wall(&node.thermograph, option, a))
+            })
+            .reduce(|a, b| combine(&a, &b, option.color));
+        Probe::Known(known, first)
+    }
+
+    /// Solves the answer at `point` to `option` and returns the bound it gives the option's taxed wall.
+    fn answer(
+        &mut self,
+        option: &Option_,
+        point: Point,
+        depth: usize,
+        depends: &mut Dependencies,
+    ) -> Wall {
+        let c = &option.candidate;
+        let here = line_key(&c.board, c.state);
+        self.path.insert(here, depth + 1);
+        let answerer = option.color.opponent();
+        let wall = match self.rules.play(&c.board, c.state, answerer, point) {
+            Some(a) => {
+                let solved = self.node(&a.board, a.state, None, depth + 2);
+                depends.merge(&solved.depends.above(depth + 1));
+                answer_wall(&solved.node.thermograph, option, &a)
+            }
+            // Not reached: the point was a legal answer when probed.
+            None => value::unbounded(option.color),
+        };
+        self.path.remove(&here);
+        wall
+    }
+
+    /// Solves the ko captures (with the other colour's best mean as the resolution) and, at a node
+    /// reached by a ko capture, adds the banned retake valued by the placid-ko rule.
+    #[allow(clippy::too_many_arguments)]
+    fn add_kos(
+        &mut self,
+        kos: Vec<(Color, Candidate)>,
+        state: State,
+        ko: Option<KoContext>,
+        depth: usize,
+        black: &mut Vec<ThermoBranch>,
+        white: &mut Vec<ThermoBranch>,
+        depends: &mut Dependencies,
+    ) {
+        if !kos.is_empty() {
+            let black_resolution = best_mean_of(black.iter().map(|b| b.mean()), Color::Black);
+            let white_resolution = best_mean_of(white.iter().map(|b| b.mean()), Color::White);
+            for (color, candidate) in kos {
+                let resolution = match color {
+                    Color::Black => white_resolution,
+                    Color::White => black_resolution,
+                };
+                let context = resolution.map(|r| KoContext {
+                    resolution: r - Rational::integer(candidate.gain),
+                });
+                let solved = self.node(&candidate.board, candidate.state, context, depth + 1);
+                depends.merge(&solved.depends);
+                let branch = ThermoBranch::to(candidate.point, solved.node, candidate.gain, true);
+                match color {
+                    Color::Black => black.push(branch),
+                    Color::White => white.push(branch),
+                }
+            }
+        }
+        if let (Some((point, banned)), Some(context)) = (state.ban, ko) {
+            let taker = banned.opponent();
+            let taker_result = match taker {
+                Color::Black => best_mean_of(black.iter().map(|b| b.mean()), Color::Black),
+                Color::White => best_mean_of(white.iter().map(|b| b.mean()), Color::White),
+            };
+            if let Some(own) = taker_result {
+                let open = (own + context.resolution + context.resolution) / Rational::integer(3);
+                let branch = ThermoBranch::ko_rule(point, open);
+                match banned {
+                    Color::Black => black.push(branch),
+                    Color::White => white.push(branch),
+                }
+            }
+        }
+    }
+
+    /// The node's thermograph from its options, with the canonical solver's rules: no move is the count
+    /// as it stands, a one-sided node is its side's best result taken at leisure, and a cold node whose
+    /// count lies strictly between the options counts as it stands.
+    fn value(
+        &self,
+        board: &Board,
+        settlement: &Settlement,
+        black: &[ThermoBranch],
+        white: &[ThermoBranch],
+    ) -> Thermograph {
+        let count = || Rational::integer(settlement.count(board, self.region(), self.rules.area));
+        let leisure = self.rules.leisure();
+        match (black.is_empty(), white.is_empty()) {
+            (true, true) => Thermograph::number(count()),
+            (false, true) => {
+                let best = best_mean_of(black.iter().map(|b| b.mean()), Color::Black);
+                Thermograph::number(best.unwrap_or(Rational::ZERO) + leisure)
+            }
+            (true, false) => {
+                let best = best_mean_of(white.iter().map(|b| b.mean()), Color::White);
+                Thermograph::number(best.unwrap_or(Rational::ZERO) - leisure)
+            }
+            (false, false) => {
+                let b: Vec<Thermograph> = black.iter().map(|x| x.thermograph()).collect();
+                let w: Vec<Thermograph> = white.iter().map(|x| x.thermograph()).collect();
+                let th = value::thermograph_of(&b, &w);
+                if value::is_number(&th) {
+                    let c = count();
+                    if value::strictly_between(c, &b, &w) {
+                        return Thermograph::number(c);
+                    }
+                }
+                th
+            }
+        }
+    }
+}
+
+/// The bound an answer's thermograph gives its option's taxed wall, in the node's frame: Left's option
+/// `RW(G^L)(t) − t ≤ LW(G^LR)(t)`, Right's `LW(G^R)(t) + t ≥ RW(G^RL)(t)`.
+fn answer_wall(th: &Thermograph, option: &Option_, answer: &Candidate) -> Wall {
+    let shift = Rational::integer(answer.gain + option.candidate.gain);
+    match option.color {
+        Color::Black => th.left.shifted(shift),
+        Color::White => th.right.shifted(shift),
+    }
+}
+
+/// The tighter of two bounds on an option of `color` (Left's from above, Right's from below).
+fn combine(a: &Wall, b: &Wall, color: Color) -> Wall {
+    a.combine(b, color == Color::White)
+}
+
+/// Takes the solved options out of `options`, by colour, with the number of options left unsolved.
+fn split(options: &mut [Option_]) -> (Vec<ThermoBranch>, Vec<ThermoBranch>, usize) {
+    let (mut black, mut white, mut left) = (Vec::new(), Vec::new(), 0);
+    for option in options.iter_mut() {
+        match std::mem::replace(&mut option.status, Status::Taken) {
+            Status::Exact(b) => match option.color {
+                Color::Black => black.push(b),
+                Color::White => white.push(b),
+            },
+            Status::Taken => {}
+            other => {
+                option.status = other;
+                left += 1;
+            }
+        }
+    }
+    (black, white, left)
+}
+
+#[cfg(test)]
+mod tests;

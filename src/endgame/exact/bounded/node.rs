@@ -1,0 +1,117 @@
+//! A position solved by the bounded search: its exact thermograph and the options that were searched.
+
+use crate::endgame::cgt::{Rational, Thermograph};
+use crate::go::{Color, Point};
+use std::sync::Arc;
+
+/// One searched option of a node, in the node's frame.
+#[derive(Clone, Debug)]
+pub struct ThermoBranch {
+    pub point: Point,
+    /// Prisoners taken by the move, Black's minus White's (territory scoring). The child's thermograph
+    /// counts from the child's position, without them.
+    pub prisoners: i64,
+    /// The position after the move; `None` for a ko retake valued by the ko rule.
+    pub child: Option<Arc<ThermoNode>>,
+    /// The move captures a ko, or is the ko retake valued by rule.
+    pub ko: bool,
+    /// The ko rule's count, for a retake valued by rule.
+    ko_value: Option<Rational>,
+}
+
+impl ThermoBranch {
+    pub(super) fn to(point: Point, child: Arc<ThermoNode>, prisoners: i64, ko: bool) -> Self {
+        ThermoBranch {
+            point,
+            prisoners,
+            child: Some(child),
+            ko,
+            ko_value: None,
+        }
+    }
+
+    pub(super) fn ko_rule(point: Point, value: Rational) -> Self {
+        ThermoBranch {
+            point,
+            prisoners: 0,
+            child: None,
+            ko: true,
+            ko_value: Some(value),
+        }
+    }
+
+    /// The option's thermograph in the node's frame (the child's moved by the prisoners).
+    pub fn thermograph(&self) -> Thermograph {
+        match (&self.child, self.ko_value) {
+            (Some(child), _) if self.prisoners == 0 => child.thermograph.clone(),
+            (Some(child), _) => child.thermograph.shifted(Rational::integer(self.prisoners)),
+            (None, value) => Thermograph::number(value.unwrap_or(Rational::ZERO)),
+        }
+    }
+
+    /// The option's mean in the node's frame.
+    pub fn mean(&self) -> Rational {
+        match (&self.child, self.ko_value) {
+            (Some(child), _) => child.thermograph.mean + Rational::integer(self.prisoners),
+            (None, value) => value.unwrap_or(Rational::ZERO),
+        }
+    }
+}
+
+/// A solved position: its exact thermograph and the options the search had to look at. Options proved
+/// unable to reach the thermograph's walls up to its temperature are not kept (`pruned` counts them).
+#[derive(Clone, Debug)]
+pub struct ThermoNode {
+    pub thermograph: Thermograph,
+    black: Vec<ThermoBranch>,
+    white: Vec<ThermoBranch>,
+    pub pruned: usize,
+}
+
+impl ThermoNode {
+    pub(super) fn new(
+        thermograph: Thermograph,
+        black: Vec<ThermoBranch>,
+        white: Vec<ThermoBranch>,
+        pruned: usize,
+    ) -> Self {
+        ThermoNode {
+            thermograph,
+            black,
+            white,
+            pruned,
+        }
+    }
+
+    pub(super) fn leaf(value: Rational) -> Self {
+        ThermoNode::new(Thermograph::number(value), Vec::new(), Vec::new(), 0)
+    }
+
+    pub fn is_number(&self) -> bool {
+        self.thermograph.temperature < Rational::ZERO
+    }
+
+    pub fn branches(&self, color: Color) -> &[ThermoBranch] {
+        match color {
+            Color::Black => &self.black,
+            Color::White => &self.white,
+        }
+    }
+
+    /// The searched moves of `color` whose options attain the wall at the node's temperature.
+    pub fn best(&self, color: Color) -> Vec<&ThermoBranch> {
+        let t = self.thermograph.temperature;
+        let score = |b: &ThermoBranch| {
+            let th = b.thermograph();
+            match color {
+                Color::Black => th.right.at(t) - t,
+                Color::White => -(th.left.at(t) + t),
+            }
+        };
+        let branches = self.branches(color);
+        let Some(top) = branches.iter().map(score).max() else {
+            return Vec::new();
+        };
+        branches.iter().filter(|b| score(b) == top).collect()
+    }
+}

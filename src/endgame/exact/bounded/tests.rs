@@ -1,0 +1,92 @@
+use super::*;
+use crate::endgame::exact::solve_within;
+use crate::endgame::problem::Problem;
+use crate::endgame::test_support::problem;
+use crate::go::BoardSize;
+use std::path::Path;
+
+fn bounded(p: &Problem, budget: usize) -> Result<Bounded, SolveError> {
+    solve_bounded(
+        &p.board,
+        &p.region,
+        Scoring::Territory,
+        budget,
+        &Progress::default(),
+    )
+}
+
+#[test]
+fn a_three_point_gote_capture_without_the_canonical_game() {
+    // facts §3: Black's D19 leaves +3, White's leaves 0: T = 3/2, answer 3.
+    let p = problem("01-value-of-move/01.sgf");
+    let s = bounded(&p, DEFAULT_BUDGET).unwrap();
+    assert_eq!(s.temperature(), Rational::new(3, 2));
+    assert_eq!(s.mean(), Rational::new(3, 2));
+    assert_eq!(Some(s.value()), p.answer);
+    assert_eq!(s.kind, Kind::Gote);
+    let size = BoardSize::square(19).unwrap();
+    let gtp = |c| -> Vec<String> { s.best_moves(c).iter().map(|p| p.to_gtp(size)).collect() };
+    assert_eq!(gtp(Color::Black), ["D19"]);
+    assert_eq!(gtp(Color::White), ["D19"]);
+}
+
+#[test]
+fn a_region_over_the_limit_is_refused_and_a_spent_budget_gives_up() {
+    let p = problem("01-value-of-move/01.sgf");
+    assert_eq!(
+        bounded(&p, 1).unwrap_err(),
+        SolveError::Budget { limit: 1 },
+        "one position is not enough for a capture and its answers"
+    );
+}
+
+/// Every development problem whose canonical search finishes within `budget` positions: the bounded
+/// search finds the same mean and temperature, and both walls at and above the temperature. (The kind
+/// may differ: the canonical solver reads sente from the canonical game's options, where a reversible
+/// option has been bypassed, the bounded search from the options as played.)
+fn compare_on_dev_problems(budget: usize) -> (usize, usize) {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/endgame-dev/");
+    let files = Problem::find_all(Path::new(dir)).expect("problems").files;
+    assert_eq!(files.len(), 50);
+    let (mut compared, mut fewer) = (0, 0);
+    for path in files {
+        let p = Problem::read(&path).expect("problem");
+        let Ok(canonical) = solve_within(&p.board, &p.region, Scoring::Territory, budget) else {
+            continue;
+        };
+        let found = bounded(&p, budget).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let (a, b) = (&canonical.thermograph, found.thermograph());
+        let name = path.display();
+        assert_eq!(a.mean, b.mean, "mean of {name}");
+        assert_eq!(a.temperature, b.temperature, "temperature of {name}");
+        let t = a.temperature.max(Rational::ZERO);
+        for dt in [0, 1, 2] {
+            let at = t + Rational::new(dt, 2);
+            assert_eq!(a.left.at(at), b.left.at(at), "left wall of {name} at {at}");
+            assert_eq!(
+                a.right.at(at),
+                b.right.at(at),
+                "right wall of {name} at {at}"
+            );
+        }
+        compared += 1;
+        fewer += usize::from(found.positions < canonical.positions);
+    }
+    (compared, fewer)
+}
+
+#[test]
+fn the_bounded_search_reproduces_the_canonical_solver_on_the_quick_dev_problems() {
+    let (compared, fewer) = compare_on_dev_problems(3_000);
+    assert!(compared >= 15, "only {compared} problems finished");
+    assert!(fewer > 0, "the bounds never saved a position");
+}
+
+#[test]
+#[ignore = "minutes: every dev problem at the full budget; `cargo test --release -- --ignored`"]
+fn the_bounded_search_reproduces_the_canonical_solver_on_every_dev_problem_both_finish() {
+    let (compared, _) = compare_on_dev_problems(crate::endgame::exact::MAX_POSITIONS);
+    // 31 finish under both methods (docs/endgame.md); fewer would mean the bounded search gave up where
+    // the canonical solver finished.
+    assert!(compared >= 31, "only {compared} problems finished");
+}
