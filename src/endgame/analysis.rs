@@ -372,24 +372,26 @@ fn exact_tree(
                     depth - 1,
                     prisoners + branch.prisoners,
                 ),
-                None => {
-                    let th = Thermograph::of(&value);
-                    tree.nodes.push(TreeNode {
-                        mv: Some((color, branch.point)),
-                        probability: None,
-                        leaf_value: Some(th.mean),
-                        leaf_reason: Some("ko rule"),
-                        mean: th.mean,
-                        temperature: th.temperature,
-                        children: Vec::new(),
-                    });
-                    tree.nodes.len() - 1
-                }
+                None => ko_leaf(tree, (color, branch.point), &Thermograph::of(&value)),
             };
             tree.nodes[id].children.push(child);
         }
     }
     id
+}
+
+/// A leaf where the ko rule stops a line (a ko capture that cannot be answered at once), valued by `th`.
+fn ko_leaf(tree: &mut VariationTree, mv: (Color, Point), th: &Thermograph) -> usize {
+    tree.nodes.push(TreeNode {
+        mv: Some(mv),
+        probability: None,
+        leaf_value: Some(th.mean),
+        leaf_reason: Some("ko rule"),
+        mean: th.mean,
+        temperature: th.temperature,
+        children: Vec::new(),
+    });
+    tree.nodes.len() - 1
 }
 
 /// The bounded search's tree, best moves of each colour only, `depth` plies deep; values from the root
@@ -428,18 +430,7 @@ fn bounded_tree(
                     depth - 1,
                     prisoners + branch.prisoners,
                 ),
-                None => {
-                    tree.nodes.push(TreeNode {
-                        mv: Some((color, branch.point)),
-                        probability: None,
-                        leaf_value: Some(value.mean),
-                        leaf_reason: Some("ko rule"),
-                        mean: value.mean,
-                        temperature: value.temperature,
-                        children: Vec::new(),
-                    });
-                    tree.nodes.len() - 1
-                }
+                None => ko_leaf(tree, (color, branch.point), &value),
             };
             tree.nodes[id].children.push(child);
         }

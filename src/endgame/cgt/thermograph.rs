@@ -155,6 +155,27 @@ pub struct Thermograph {
     pub mean: Rational,
 }
 
+/// The items (moves of `color`) whose thermographs attain the best wall at temperature `t`: Black's
+/// right wall taxed by `t`, or White's left wall taxed the other way.
+pub fn attaining_wall<'a, B>(
+    items: &'a [B],
+    color: crate::go::Color,
+    t: Rational,
+    thermograph: impl Fn(&B) -> Thermograph,
+) -> Vec<&'a B> {
+    let score = |b: &B| {
+        let th = thermograph(b);
+        match color {
+            crate::go::Color::Black => th.right.at(t) - t,
+            crate::go::Color::White => -(th.left.at(t) + t),
+        }
+    };
+    let Some(top) = items.iter().map(score).max() else {
+        return Vec::new();
+    };
+    items.iter().filter(|b| score(b) == top).collect()
+}
+
 impl Thermograph {
     /// The thermograph of the game plus the number `x` (for a game that is not a number): both walls and
     /// the mast move by `x`, the temperature stays.

@@ -130,17 +130,9 @@ pub fn solve_within(
     solve_watched(board, region, scoring, max_positions, &Progress::default())
 }
 
-/// How many positions a search visits between two updates of its [`Progress`].
-const PROGRESS_EVERY: usize = 1024;
-
-/// [`solve_within`], counting the positions searched in `progress` as it goes.
-pub fn solve_watched(
-    board: &Board,
-    region: &Region,
-    scoring: Scoring,
-    max_positions: usize,
-    progress: &Progress,
-) -> Result<Solution, SolveError> {
+/// The board a search of `region` starts from (no ko ban from before), or why the region cannot be
+/// searched.
+pub(crate) fn starting_board(board: &Board, region: &Region) -> Result<Board, SolveError> {
     let empty = region.empty_points(board).len();
     if empty > MAX_EMPTY_POINTS {
         return Err(SolveError::TooLarge {
@@ -159,6 +151,21 @@ pub fn solve_watched(
     }
     let mut start = board.clone();
     start.clear_ko();
+    Ok(start)
+}
+
+/// How many positions a search visits between two updates of its [`Progress`].
+const PROGRESS_EVERY: usize = 1024;
+
+/// [`solve_within`], counting the positions searched in `progress` as it goes.
+pub fn solve_watched(
+    board: &Board,
+    region: &Region,
+    scoring: Scoring,
+    max_positions: usize,
+    progress: &Progress,
+) -> Result<Solution, SolveError> {
+    let start = starting_board(board, region)?;
     let mut search = Search::new(region, scoring == Scoring::Area, max_positions);
     search.stats = Stats::from_env();
     progress.start(max_positions);

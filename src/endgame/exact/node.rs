@@ -1,8 +1,8 @@
 //! A solved local position and its options, as the search builds them and the facade shows them.
 
 use crate::endgame::cgt::Game;
-use crate::endgame::cgt::Thermograph;
 use crate::endgame::cgt::fast_hash::FastMap;
+use crate::endgame::cgt::{Thermograph, attaining_wall};
 use crate::go::{Color, Point};
 use std::sync::Arc;
 
@@ -80,17 +80,8 @@ impl Node {
     /// The moves of `color` whose options attain the thermograph's wall at the node's temperature.
     pub fn best(&self, color: Color) -> Vec<&Branch> {
         let t = Thermograph::view(&self.game).temperature;
-        let score = |b: &Branch| {
-            let th = Thermograph::view(&b.value);
-            match color {
-                Color::Black => th.right.at(t) - t,
-                Color::White => -(th.left.at(t) + t),
-            }
-        };
-        let branches = self.branches(color);
-        let Some(top) = branches.iter().map(score).max() else {
-            return Vec::new();
-        };
-        branches.iter().filter(|b| score(b) == top).collect()
+        attaining_wall(self.branches(color), color, t, |b| {
+            Thermograph::view(&b.value).into_owned()
+        })
     }
 }

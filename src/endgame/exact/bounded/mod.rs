@@ -26,13 +26,13 @@ mod value;
 
 use super::line::{Dependencies, LineKey};
 use super::{
-    Candidate, KoContext, MAX_EMPTY_POINTS, PROGRESS_EVERY, Progress, Search, SolveError, State,
-    TableKey, best_mean_of,
+    Candidate, KoContext, PROGRESS_EVERY, Progress, Search, SolveError, State, TableKey,
+    best_mean_of,
 };
 use crate::endgame::cgt::fast_hash::{FastMap, fast_map};
 use crate::endgame::cgt::{Kind, Rational, Thermograph, Wall};
 use crate::endgame::local::{Settlement, finished_count};
-use crate::endgame::region::{MAX_REGION_POINTS, Region};
+use crate::endgame::region::Region;
 use crate::go::{Board, Color, Point, Scoring};
 pub use node::{ThermoBranch, ThermoNode};
 use std::sync::Arc;
@@ -88,24 +88,7 @@ pub fn solve_bounded(
     max_positions: usize,
     progress: &Progress,
 ) -> Result<Bounded, SolveError> {
-    let empty = region.empty_points(board).len();
-    if empty > MAX_EMPTY_POINTS {
-        return Err(SolveError::TooLarge {
-            empty,
-            limit: MAX_EMPTY_POINTS,
-        });
-    }
-    if empty == 0 {
-        return Err(SolveError::NothingToPlay);
-    }
-    if region.len() > MAX_REGION_POINTS {
-        return Err(SolveError::RegionTooLarge {
-            points: region.len(),
-            limit: MAX_REGION_POINTS,
-        });
-    }
-    let mut start = board.clone();
-    start.clear_ko();
+    let start = super::starting_board(board, region)?;
     let mut search = BoundedSearch {
         rules: Search::new(region, scoring == Scoring::Area, max_positions),
         table: fast_map(),

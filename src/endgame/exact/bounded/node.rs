@@ -1,6 +1,6 @@
 //! A position solved by the bounded search: its exact thermograph and the options that were searched.
 
-use crate::endgame::cgt::{Rational, Thermograph};
+use crate::endgame::cgt::{Rational, Thermograph, attaining_wall};
 use crate::go::{Color, Point};
 use std::sync::Arc;
 
@@ -101,17 +101,6 @@ impl ThermoNode {
     /// The searched moves of `color` whose options attain the wall at the node's temperature.
     pub fn best(&self, color: Color) -> Vec<&ThermoBranch> {
         let t = self.thermograph.temperature;
-        let score = |b: &ThermoBranch| {
-            let th = b.thermograph();
-            match color {
-                Color::Black => th.right.at(t) - t,
-                Color::White => -(th.left.at(t) + t),
-            }
-        };
-        let branches = self.branches(color);
-        let Some(top) = branches.iter().map(score).max() else {
-            return Vec::new();
-        };
-        branches.iter().filter(|b| score(b) == top).collect()
+        attaining_wall(self.branches(color), color, t, ThermoBranch::thermograph)
     }
 }
