@@ -21,7 +21,7 @@ const KATAGO: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../shared/models/g170-b6c96-s175395328-d26788732.bin.gz"
 );
-const LOCAL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/local-move.onnx");
+const LOCAL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/local-move-head.onnx");
 
 /// The KataGo network imported once into a temporary folder shared by this file's tests.
 fn katago_onnx() -> &'static Path {
