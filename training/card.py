@@ -27,6 +27,8 @@ def main():
     epochs = "\n".join(
         f"| {e['epoch']} | {e['seconds']} | {e['eval_loss']:.3f} | {pct(e['move_top1'])} | {pct(e['no_move_top1'])} |"
         for e in m["log"])
+    stopped = (f"; {d['stopped']} worker(s) stopped early by the time limit, keeping every finished game"
+               if d.get("stopped") else "")
     text = f"""# Model card: `local-move-head.onnx` on KataGo's b6c96 trunk
 
 The local-move network of tengen's network-guided endgame trees: for a region of a position (and the local
@@ -47,7 +49,7 @@ features. Contract, data and training: `docs/local-move-network.md`. Rebuilt by 
   trunk's features averaged over the board.
 
 ## Data
-- **Self-play**: {d["games"] - 0} games on 19x19 by the b6c96 raw policy ({d["moves"]:,} moves), each sampled at
+- **Self-play**: {d["games"]} games on 19x19 by the b6c96 raw policy ({d["moves"]:,} moves{stopped}), each sampled at
   temperature 1 for 30 moves and 0.6 after, a pass played when the policy gives it 25%; snapshots at 70%,
   78% and 86% of each game (±2%); KataGo's ownership at ±0.9 gives the undecided regions (2–60 points, grown
   by one point); later moves inside a region form its local sequence; each move is an example and the
@@ -60,15 +62,15 @@ features. Contract, data and training: `docs/local-move-network.md`. Rebuilt by 
   its features are close to, not exactly, equivariant): {8 * d["examples"]:,} examples counting symmetries.
   Every tenth game (and the solver's own held-out tenth) is held out: {m["train_examples"]:,} training,
   {m["held_out_examples"]:,} held out.
-- **Time**: {d["seconds"]:.0f} s of data generation, summed over workers (debug build, one ONNX Runtime
-  thread each, on a busy shared 2-core machine).
+- **Time**: {d["seconds"]:.0f} s of data generation (wall time summed over workers, one ONNX Runtime thread
+  each, on a shared 2-core machine where the workers got 15–30% of a core each).
 
 ## Training
 `train.py data data/model.pt --blocks {a["blocks"]} --channels {a["channels"]} --epochs {a["epochs"]} --minutes {a["minutes"]:g}`
 (torch, CPU, {a["threads"]} threads, seed {a["seed"]}): cross-entropy to the move played (or "no move"), batch
 {a["batch"]}, AdamW, warm-up then cosine decay from {a["lr"]}; {m["steps"]} steps in {m["train_seconds"]} s.
 
-| epoch | seconds | held-out loss (3,000-example sample) | move top-1 | "no move" top-1 |
+| epoch | seconds | held-out loss (at most 3,000 held-out examples) | move top-1 | "no move" top-1 |
 |---|---|---|---|---|
 {epochs}
 

@@ -112,5 +112,6 @@ def info(root):
             for k in ("games", "moves", "examples", "seconds", "solver_samples"):
                 total[k] += i.get(k, 0)
             total["dirs"] += 1
+            total["stopped"] = total.get("stopped", 0) + int("stopped" in i)
             total["model"] = i["model"]
     return total
