@@ -34,7 +34,9 @@ def main():
 The local-move network of tengen's network-guided endgame trees: for a region of a position (and the local
 moves that led to it), a probability for every White move, every Black move and "no move". It is KataGo's
 g170 b6c96 trunk, imported from `{d["model"]}` (frozen, not retrained), and a small head trained on its
-features. Contract, data and training: `docs/local-move-network.md`. Rebuilt by `training/run.sh`.
+features. Contract, data and training: `docs/local-move-network.md`. Rebuilt by
+`training/run.sh {d["games"] // 2} {d["solver_positions"]} {a["minutes"]:g}` (games per self-play worker, solved
+positions, minutes of training).
 
 ## Network
 - **Trunk**: KataGo's 6 blocks × 96 channels, the tip of its trunk (after the final norm and ReLU) as the

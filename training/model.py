@@ -104,12 +104,13 @@ def symmetric(features, mask, target, sym):
 
 def info(root):
     """The summed info.json of the `games-*` directories (games, moves, examples, seconds)."""
-    total = {"games": 0, "moves": 0, "examples": 0, "seconds": 0.0, "dirs": 0, "solver_samples": 0}
+    total = {"games": 0, "moves": 0, "examples": 0, "seconds": 0.0, "dirs": 0, "solver_samples": 0,
+             "solver_positions": 0}
     for d in sorted(os.listdir(root)):
         path = os.path.join(root, d, "info.json")
         if d.startswith("games-") and os.path.exists(path):
             i = json.load(open(path))
-            for k in ("games", "moves", "examples", "seconds", "solver_samples"):
+            for k in ("games", "moves", "examples", "seconds", "solver_samples", "solver_positions"):
                 total[k] += i.get(k, 0)
             total["dirs"] += 1
             total["stopped"] = total.get("stopped", 0) + int("stopped" in i)

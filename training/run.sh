@@ -24,7 +24,7 @@ target/release/examples/endgame_training_data "$data/solver" "$positions" 1
 target/release/examples/local_move_solver_features "$data/solver" "$data/games-solver" 1
 wait
 cd training
-.venv/bin/python train.py data data/model.pt --blocks 1 --channels 48 --epochs 8 --minutes "$minutes"
+.venv/bin/python train.py data data/model.pt --blocks 1 --channels 48 --epochs 10 --minutes "$minutes"
 .venv/bin/python export.py data/model.pt data ../models/local-move-head.onnx data/metrics.json \
   ../tests/data/local-move-head-fixture.json
 .venv/bin/python card.py data/metrics.json ../models/local-move-head.onnx ../models/local-move.md
