@@ -1,57 +1,27 @@
-//! The shipped local-move network (`models/local-move.onnx`, contract in `docs/local-move-network.md`):
-//! it opens through tengen's `nn` runtime, takes any batch and board size, and agrees with the exact solver
-//! on small positions whose answer is clear. Needs ONNX Runtime (`ORT_DYLIB_PATH`, set by `.ci/test`).
+//! The shipped local-move network (`models/local-move-head.onnx` on KataGo's b6c96 trunk, contract in
+//! `docs/local-move-network.md`): the head agrees with the training code on a stored window of trunk
+//! features (the fixture `training/export.py` writes), it opens with its trunk through tengen's `nn`
+//! runtime, and it agrees with the exact solver on small positions whose answer is clear. Needs ONNX
+//! Runtime (`ORT_DYLIB_PATH`, set by `.ci/test`).
 
 use std::path::Path;
 use tengen::endgame::exact;
+use tengen::endgame::net::proposer::trunk::FeatureMaps;
+use tengen::endgame::net::proposer::{LocalMoveNet, LocalState, Proposer};
 use tengen::endgame::region::Region;
 use tengen::go::{Board, BoardSize, Color, Point, Scoring};
-use tengen::nn::SessionOptions;
 
-const MODEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/local-move.onnx");
-const HISTORY: usize = 8;
-const PLANES: usize = 19;
+const MODEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/local-move-head.onnx");
+const FIXTURE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/local-move-head-fixture.json"
+);
 
-/// The contract's input planes for one sample: `history` ends with the current position.
-fn planes(history: &[Board], region: &Region, to_move: Color) -> Vec<f32> {
-    let size = history[history.len() - 1].size();
-    let area = size.area();
-    let mut x = vec![0.0f32; PLANES * area];
-    for h in 0..HISTORY {
-        let board = &history[history.len() - 1 - h.min(history.len() - 1)];
-        for p in size.points() {
-            let i = size.row_major(p);
-            match board.color_at(p) {
-                Some(Color::Black) => x[2 * h * area + i] = 1.0,
-                Some(Color::White) => x[(2 * h + 1) * area + i] = 1.0,
-                None => {}
-            }
-        }
-    }
-    for p in size.points() {
-        let i = size.row_major(p);
-        x[16 * area + i] = f32::from(u8::from(region.contains(p)));
-        x[17 * area + i] = f32::from(u8::from(to_move == Color::Black));
-        x[18 * area + i] = 1.0;
-    }
-    x
-}
-
-fn run(session: &mut ort::session::Session, n: usize, side: usize, input: &[f32]) -> Vec<f32> {
-    let tensor = ort::value::TensorRef::from_array_view(([n, PLANES, side, side], input)).unwrap();
-    let outputs = session.run(ort::inputs!["input" => tensor]).unwrap();
-    let (shape, data) = outputs["logits"].try_extract_tensor::<f32>().unwrap();
-    assert_eq!(&shape[..], &[n as i64, (2 * side * side + 1) as i64]);
-    data.to_vec()
-}
-
-fn open() -> ort::session::Session {
+fn open() -> LocalMoveNet {
     if let Err(e) = tengen::nn::runtime::check() {
         panic!("this test needs ONNX Runtime: {e}");
     }
-    tengen::nn::runtime::open_session(Path::new(MODEL), &SessionOptions::default())
-        .unwrap()
-        .session
+    LocalMoveNet::open(Path::new(MODEL)).expect("the shipped head and its trunk open")
 }
 
 fn board(side: usize, black: &[(usize, usize)], white: &[(usize, usize)]) -> Board {
@@ -67,13 +37,6 @@ fn board(side: usize, black: &[(usize, usize)], white: &[(usize, usize)]) -> Boa
 
 fn rect(x0: usize, x1: usize, y0: usize, y1: usize) -> Region {
     Region::new((y0..y1).flat_map(|y| (x0..x1).map(move |x| Point::new(x, y))))
-}
-
-/// The index of the largest value.
-fn argmax(v: &[f32]) -> usize {
-    (0..v.len())
-        .max_by(|&a, &b| v[a].total_cmp(&v[b]))
-        .unwrap_or(0)
 }
 
 /// A corner where the boundary is still open: a black and a white wall meet on the second line.
@@ -97,58 +60,101 @@ fn closed_corner() -> (Board, Region) {
 }
 
 #[test]
-fn shapes_follow_the_contract_for_any_batch_and_board_size() {
-    let mut session = open();
-    for side in [19, 9] {
-        let (b, _) = open_corner();
-        let small = board(side, &[(3, 0), (3, 1)], &[(1, 2)]);
-        let b = if side == 19 { b } else { small };
-        let region = rect(0, 3, 0, 2);
-        let mut input = planes(std::slice::from_ref(&b), &region, Color::Black);
-        input.extend(planes(&[b.clone(), b], &region, Color::White));
-        let logits = run(&mut session, 2, side, &input);
-        assert!(logits.iter().all(|v| v.is_finite()));
-        // Moves outside the region get no probability: their logits sit far below the rest.
-        let outside = Point::new(side - 1, side - 1);
-        let i = BoardSize::square(side).unwrap().row_major(outside);
-        assert!(logits[i] < logits[2 * side * side] - 100.0);
+fn the_head_reproduces_the_training_code_on_the_fixture() {
+    let net = open();
+    let text = std::fs::read_to_string(FIXTURE).expect("fixture");
+    let fixture: serde_json::Value = serde_json::from_str(&text).expect("fixture JSON");
+    let numbers = |key: &str| -> Vec<f32> {
+        fixture[key]
+            .as_array()
+            .expect("an array")
+            .iter()
+            .map(|v| v.as_f64().expect("a number") as f32)
+            .collect()
+    };
+    let size = |key: &str| fixture[key].as_u64().expect("a size") as usize;
+    let (channels, h, w) = (size("channels"), size("height"), size("width"));
+    let maps = FeatureMaps {
+        n: 1,
+        channels,
+        height: h,
+        width: w,
+        data: numbers("features"),
+    };
+    let mask = numbers("mask");
+    let want = numbers("logits");
+    let got = net.head(&maps, &mask).expect("the head runs");
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].len(), 2 * h * w + 1);
+    assert!(
+        mask.iter().any(|&m| m > 0.5),
+        "the fixture's window holds part of a region"
+    );
+    for (i, (g, e)) in got[0].iter().zip(&want).enumerate() {
+        let inside = i == 2 * h * w || mask[i % (h * w)] > 0.5;
+        if inside {
+            assert!(
+                (g - e).abs() < 1e-3,
+                "logit {i}: {g} from ONNX Runtime, {e} from torch"
+            );
+        } else {
+            assert!(
+                *g < -1000.0 && *e < -1000.0,
+                "logit {i} outside the region: {g}, {e}"
+            );
+        }
     }
 }
 
 #[test]
 fn an_open_boundary_gets_a_best_move_and_a_closed_one_gets_no_move() {
-    let mut session = open();
-    let side = 19;
-    let area = side * side;
+    let net = open();
 
     let (b, region) = open_corner();
     let solution = exact::solve(&b, &region, Scoring::Territory).unwrap();
     assert!(solution.temperature() > tengen::endgame::cgt::Rational::ZERO);
-    let logits = run(&mut session, 1, side, &planes(&[b], &region, Color::Black));
-    let top = argmax(&logits);
-    assert_ne!(
-        top,
-        2 * area,
-        "the open corner is hot, yet the network says no move"
-    );
-    let (colour, index) = if top < area {
-        (Color::White, top)
-    } else {
-        (Color::Black, top - area)
-    };
-    let point = BoardSize::square(side).unwrap().from_row_major(index);
+    let state = LocalState::root(&b);
+    let proposal = net.propose(&region, &[&state]).unwrap().remove(0);
+    let total = proposal.total(Color::Black) + proposal.total(Color::White) + proposal.no_move;
+    assert!((total - 1.0).abs() < 1e-3, "probabilities sum to {total}");
+    let best = [Color::Black, Color::White]
+        .into_iter()
+        .flat_map(|c| proposal.moves(c).iter().map(move |&(p, q)| (c, p, q)))
+        .max_by(|a, b| a.2.total_cmp(&b.2))
+        .expect("moves in the open corner");
     assert!(
-        solution.best_moves(colour).contains(&point),
-        "the network's top move {colour:?} {point:?} is not among the solver's best"
+        best.2 > proposal.no_move,
+        "the open corner is hot, yet the network says no move ({} against {})",
+        proposal.no_move,
+        best.2
+    );
+    assert!(
+        solution.best_moves(best.0).contains(&best.1),
+        "the network's top move {:?} {:?} is not among the solver's best",
+        best.0,
+        best.1
+    );
+    assert!(
+        [Color::Black, Color::White]
+            .iter()
+            .all(|&c| proposal.moves(c).iter().all(|&(p, _)| region.contains(p))),
+        "moves outside the region"
     );
 
     let (b, region) = closed_corner();
     let solution = exact::solve(&b, &region, Scoring::Territory).unwrap();
     assert!(solution.root.game.is_number());
-    let logits = run(&mut session, 1, side, &planes(&[b], &region, Color::White));
-    assert_eq!(
-        argmax(&logits),
-        2 * area,
-        "the closed corner should get no move"
+    let state = LocalState::root(&b);
+    let proposal = net.propose(&region, &[&state]).unwrap().remove(0);
+    let best_move = proposal
+        .black
+        .iter()
+        .chain(&proposal.white)
+        .map(|&(_, q)| q)
+        .fold(0.0f32, f32::max);
+    assert!(
+        proposal.no_move > best_move,
+        "the closed corner should get no move ({} against a move at {best_move})",
+        proposal.no_move
     );
 }

@@ -1,17 +1,31 @@
 #!/usr/bin/env bash
-# One command from nothing to models/local-move.onnx: the environment, the data (tengen's exact solver on
-# generated regions), training, export, the held-out check. See docs/local-move-network.md.
-# Usage: training/run.sh [POSITIONS] [MINUTES]   (defaults: 3000 generated positions, 30 minutes of training)
+# One command from nothing to models/local-move-head.onnx: the environment, the data (19x19 self-play by
+# KataGo's b6c96 raw policy, regions from its ownership, trunk features stored; plus the exact solver's
+# labelled small regions), training of the head, export, the held-out check and the model card.
+# See docs/local-move-network.md.
+# Usage: training/run.sh [GAMES_PER_WORKER] [SOLVER_POSITIONS] [MINUTES]
+#   (defaults: 120 games in each of 2 workers, 600 solved positions, 25 minutes of training)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-positions="${1:-3000}"
-minutes="${2:-30}"
+games="${1:-120}"
+positions="${2:-600}"
+minutes="${3:-25}"
 data=training/data
 [ -x training/.venv/bin/python ] || training/setup.sh
 mkdir -p "$data" models
-cargo run --release --example endgame_training_data -- "$data" "$positions" 1
+cargo build --release --example local_move_games --example endgame_training_data \
+  --example local_move_solver_features
+# Two self-play workers with their own seeds (one ONNX Runtime thread each).
+for seed in 11 12; do
+  target/release/examples/local_move_games "$data/games-$seed" "$games" "$seed" 20 \
+    2> "$data/games-$seed.log" &
+done
+target/release/examples/endgame_training_data "$data/solver" "$positions" 1
+target/release/examples/local_move_solver_features "$data/solver" "$data/games-solver" 1
+wait
 cd training
-.venv/bin/python train.py data data/model.pt --blocks 4 --channels 32 --crop 9 --epochs 8 --minutes "$minutes"
-.venv/bin/python export.py data/model.pt data ../models/local-move.onnx data/metrics.json
-.venv/bin/python card.py data data/metrics.json ../models/local-move.onnx ../models/local-move.md
-echo "wrote models/local-move.onnx and models/local-move.md"
+.venv/bin/python train.py data data/model.pt --blocks 1 --channels 48 --epochs 10 --minutes "$minutes"
+.venv/bin/python export.py data/model.pt data ../models/local-move-head.onnx data/metrics.json \
+  ../tests/data/local-move-head-fixture.json
+.venv/bin/python card.py data/metrics.json ../models/local-move-head.onnx ../models/local-move.md
+echo "wrote models/local-move-head.onnx, models/local-move.md and tests/data/local-move-head-fixture.json"

@@ -1,10 +1,10 @@
-"""Trains the local-move network on the samples of examples/endgame_training_data.rs.
+"""Trains the local-move head on the stored trunk features of examples/local_move_games.rs.
 
-Usage: train.py DATA_DIR CHECKPOINT [--epochs E] [--blocks B] [--channels C] [--crop K] [--minutes M]
+Usage: train.py DATA_DIR CHECKPOINT [--epochs E] [--blocks B] [--channels C] [--minutes M]
 
-The regions sit at a corner or an edge, so each 19x19 sample is cut to the KxK window at that corner or
-edge (the network is fully convolutional and its "no move" head pools over the region only, so it runs
-on the whole board afterwards); that makes training several times cheaper on a CPU.
+Every tenth game is held out. Each batch is turned by one of the 8 symmetries of the board: the stored
+maps are KataGo's trunk features of the unturned position, turned afterwards; KataGo trained its trunk
+under random symmetries, so its features are close to (not exactly) equivariant.
 """
 
 import argparse
@@ -16,97 +16,44 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from model import LocalMoveNet, planes
-
-SIDE = 19
-AREA = SIDE * SIDE
+from model import LocalMoveHead, held_out, load_all, symmetric
 
 
-def load(data_dir, split):
-    part = lambda what: np.load(f"{data_dir}/{split}-{what}.npy")
-    return {
-        "boards": part("boards"),
-        "mask": part("mask"),
-        "to_move": part("to-move"),
-        "index": part("target-index"),
-        "prob": part("target-prob"),
-    }
+def batch_tensors(data, idx):
+    features = torch.from_numpy(data["features"][idx].astype(np.float32))
+    mask = torch.from_numpy(data["mask"][idx].astype(np.float32))[:, None]
+    target = torch.from_numpy(data["meta"][idx, 1].astype(np.int64))
+    return features, mask, target
 
 
-def crop(data, k):
-    """Cuts every sample to the kxk window holding its region, flush with the edges the region touches.
-    Returns the input planes and the dense targets [n, 2*k*k + 1]."""
-    mask = data["mask"]
-    n = len(mask)
-    rows, cols = mask.any(axis=2), mask.any(axis=1)
-    origin = []
-    for has in (rows, cols):
-        lo = has.argmax(axis=1)
-        hi = SIDE - 1 - has[:, ::-1].argmax(axis=1)
-        start = np.clip((lo + hi) // 2 - k // 2, 0, SIDE - k)
-        start = np.where(hi == SIDE - 1, SIDE - k, start)
-        origin.append(np.where(lo == 0, 0, start))
-    oy, ox = origin
-    ys = oy[:, None] + np.arange(k)
-    xs = ox[:, None] + np.arange(k)
-    i = np.arange(n)
-    boards = data["boards"][i[:, None, None, None], np.arange(8)[None, :, None, None],
-                            ys[:, None, :, None], xs[:, None, None, :]]
-    cut = mask[i[:, None, None], ys[:, :, None], xs[:, None, :]]
-    target = np.zeros((n, 2 * k * k + 1), dtype=np.float32)
-    index, prob = data["index"].astype(np.int64), data["prob"]
-    plane, point = np.divmod(np.maximum(index, 0), AREA)
-    y, x = np.divmod(point, SIDE)
-    dense = np.where(index == 2 * AREA, 2 * k * k,
-                     plane * k * k + (y - oy[:, None]) * k + (x - ox[:, None]))
-    used = index >= 0
-    np.add.at(target, (np.broadcast_to(i[:, None], index.shape)[used], dense[used]), prob[used])
-    return planes(boards, cut, data["to_move"]), target
-
-
-def transform(x, target, k, sym):
-    """Applies one of the 8 symmetries of the square to a batch of planes and its targets."""
-    moves = target[:, :-1].reshape(-1, 2, k, k)
-    if sym & 1:
-        x, moves = x.flip(2), moves.flip(2)
-    if sym & 2:
-        x, moves = x.flip(3), moves.flip(3)
-    if sym & 4:
-        x, moves = x.transpose(2, 3), moves.transpose(2, 3)
-    return x.contiguous(), torch.cat([moves.flatten(1), target[:, -1:]], dim=1)
-
-
-def metrics(logits, target):
-    """Top-1 local-move accuracy (argmax among the target's moves) on samples that have moves, and
-    "no move" accuracy (argmax is "no move") on samples whose target is "no move"."""
-    best = logits.argmax(dim=1)
-    hit = target.gather(1, best[:, None])[:, 0] > 0
-    no_move = target[:, -1] > 0.5
-    move_acc = hit[~no_move].float().mean().item() if (~no_move).any() else float("nan")
-    pass_acc = hit[no_move].float().mean().item() if no_move.any() else float("nan")
-    return move_acc, pass_acc
-
-
-def evaluate(model, x, target, batch=1024):
+def evaluate(model, data, idx, batch=512):
     model.eval()
+    losses, hits, no_move_hits, moves, no_moves = 0.0, 0, 0, 0, 0
     with torch.no_grad():
-        logits = torch.cat([model(x[i:i + batch]) for i in range(0, len(x), batch)])
-    loss = -(target * F.log_softmax(logits, dim=1)).sum(dim=1).mean().item()
+        for i in range(0, len(idx), batch):
+            f, m, t = batch_tensors(data, idx[i:i + batch])
+            logits = model(f, m)
+            losses += F.cross_entropy(logits, t, reduction="sum").item()
+            best = logits.argmax(dim=1)
+            is_none = t == logits.shape[1] - 1
+            hits += (best == t)[~is_none].sum().item()
+            no_move_hits += (best == t)[is_none].sum().item()
+            moves += (~is_none).sum().item()
+            no_moves += is_none.sum().item()
     model.train()
-    return (loss, *metrics(logits, target))
+    return losses / max(len(idx), 1), hits / max(moves, 1), no_move_hits / max(no_moves, 1)
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("data")
     ap.add_argument("checkpoint")
-    ap.add_argument("--epochs", type=int, default=6)
-    ap.add_argument("--blocks", type=int, default=4)
-    ap.add_argument("--channels", type=int, default=32)
-    ap.add_argument("--crop", type=int, default=9)
-    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--blocks", type=int, default=1)
+    ap.add_argument("--channels", type=int, default=48)
+    ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--lr", type=float, default=2e-3)
-    ap.add_argument("--minutes", type=float, default=15.0,
+    ap.add_argument("--minutes", type=float, default=25.0,
                     help="stop after this much training time (0: no limit, the run is then deterministic)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
@@ -115,32 +62,35 @@ def main():
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     torch.set_num_threads(args.threads)
-    k = args.crop
-    train_x, train_t = (torch.from_numpy(a) for a in crop(load(args.data, "train"), k))
-    eval_x, eval_t = (torch.from_numpy(a) for a in crop(load(args.data, "eval"), k))
-    print(f"train {len(train_x)} samples, eval {len(eval_x)}; crop {k}x{k}", flush=True)
+    data = load_all(args.data)
+    held = held_out(data["meta"])
+    train_idx, eval_idx = np.flatnonzero(~held), np.flatnonzero(held)
+    # A fixed sample of the held-out examples for the per-epoch check (the full split is measured by export.py).
+    check_idx = np.sort(rng.permutation(eval_idx)[:3000])
+    print(f"train {len(train_idx)} examples, held out {len(eval_idx)}", flush=True)
 
-    model = LocalMoveNet(args.blocks, args.channels)
+    model = LocalMoveHead(args.blocks, args.channels)
     params = sum(p.numel() for p in model.parameters())
-    print(f"{args.blocks} blocks x {args.channels} channels: {params} parameters", flush=True)
-    steps = args.epochs * (len(train_x) // args.batch)
+    print(f"head: {args.blocks} blocks x {args.channels} channels, {params} parameters", flush=True)
+    per_epoch = len(train_idx) // args.batch
+    steps = args.epochs * per_epoch
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     started = time.time()
     step = 0
     log = []
     for epoch in range(args.epochs):
-        order = torch.from_numpy(rng.permutation(len(train_x)))
-        for b in range(len(train_x) // args.batch):
-            idx = order[b * args.batch:(b + 1) * args.batch]
+        order = rng.permutation(train_idx)
+        for b in range(per_epoch):
+            idx = np.sort(order[b * args.batch:(b + 1) * args.batch])
             # Warm up, then cosine decay over the run: by steps, or by time when the time limit comes first.
             progress = step / steps
             if args.minutes > 0:
                 progress = max(progress, (time.time() - started) / (args.minutes * 60))
-            lr = args.lr * min(1.0, progress / 0.05) * 0.5 * (1 + math.cos(math.pi * min(progress, 1.0)))
+            lr = args.lr * min(1.0, progress / 0.03) * 0.5 * (1 + math.cos(math.pi * min(progress, 1.0)))
             for group in opt.param_groups:
                 group["lr"] = max(lr, args.lr * 1e-3)
-            x, t = transform(train_x[idx], train_t[idx], k, int(rng.integers(8)))
-            loss = -(t * F.log_softmax(model(x), dim=1)).sum(dim=1).mean()
+            f, m, t = symmetric(*batch_tensors(data, idx), int(rng.integers(8)))
+            loss = F.cross_entropy(model(f, m), t)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -149,18 +99,18 @@ def main():
                 print(f"step {step}/{steps} loss {loss.item():.3f} {time.time() - started:.0f} s", flush=True)
             if args.minutes > 0 and time.time() - started > args.minutes * 60:
                 break
-        ev = evaluate(model, eval_x, eval_t)
+        ev = evaluate(model, data, check_idx)
         log.append({"epoch": epoch + 1, "seconds": round(time.time() - started),
-                    "eval_loss": ev[0], "move_top1": ev[1], "no_move": ev[2]})
+                    "eval_loss": ev[0], "move_top1": ev[1], "no_move_top1": ev[2]})
         print(json.dumps(log[-1]), flush=True)
+        torch.save({"model": model.state_dict(), "blocks": args.blocks, "channels": args.channels,
+                    "params": params, "args": vars(args), "log": log,
+                    "train_seconds": round(time.time() - started), "train_examples": len(train_idx),
+                    "held_out_examples": len(eval_idx), "steps": step},
+                   args.checkpoint)
         if args.minutes > 0 and time.time() - started > args.minutes * 60:
             print("time limit reached", flush=True)
             break
-    torch.save({"model": model.state_dict(), "blocks": args.blocks, "channels": args.channels,
-                "params": params, "args": vars(args), "log": log,
-                "train_seconds": round(time.time() - started), "train_samples": len(train_x),
-                "steps": step},
-               args.checkpoint)
 
 
 if __name__ == "__main__":

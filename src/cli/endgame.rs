@@ -62,7 +62,7 @@ pub struct MethodArgs {
     method: Method,
     #[arg(long, value_enum, default_value = "territory")]
     scoring: ScoringArg,
-    /// The local-move network (default: $TENGEN_LOCAL_MOVE_MODEL, else models/local-move.onnx)
+    /// The local-move network (default: $TENGEN_LOCAL_MOVE_MODEL, else models/local-move-head.onnx)
     #[arg(long)]
     model: Option<PathBuf>,
     /// The KataGo network for ownership and the policy baseline (.bin.gz or imported .onnx; default:

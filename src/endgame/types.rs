@@ -136,7 +136,7 @@ pub enum TreeLeaves {
 /// The networks an analyzer may use; `None` means "look in the usual places" (see `ModelPaths::resolve`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ModelPaths {
-    /// The local-move network (`models/local-move.onnx`).
+    /// The local-move network (`models/local-move-head.onnx`, on KataGo's trunk).
     pub local_move: Option<PathBuf>,
     /// A KataGo network (`.bin.gz` or imported `.onnx`) for ownership and the policy baseline.
     pub ownership: Option<PathBuf>,

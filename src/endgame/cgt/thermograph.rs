@@ -157,12 +157,12 @@ pub struct Thermograph {
 
 /// The items (moves of `color`) whose thermographs attain the best wall at temperature `t`: Black's
 /// right wall taxed by `t`, or White's left wall taxed the other way.
-pub fn attaining_wall<'a, B>(
-    items: &'a [B],
+pub fn attaining_wall<B>(
+    items: &[B],
     color: crate::go::Color,
     t: Rational,
     thermograph: impl Fn(&B) -> Thermograph,
-) -> Vec<&'a B> {
+) -> Vec<&B> {
     let score = |b: &B| {
         let th = thermograph(b);
         match color {

@@ -61,7 +61,9 @@ impl Networks {
             .or_else(default_local_model)
             .ok_or_else(|| AnalysisError::NoModel {
                 what,
-                hint: format!("give --model PATH (models/local-move.onnx) or set {LOCAL_MOVE_ENV}"),
+                hint: format!(
+                    "give --model PATH (models/local-move-head.onnx) or set {LOCAL_MOVE_ENV}"
+                ),
             })?;
         opened(&self.local, &self.opens, what, &path, LocalMoveNet::open)
     }
@@ -83,14 +85,14 @@ fn opened<T>(
     .map_err(|(path, detail)| AnalysisError::Model { what, path, detail })
 }
 
-/// `$TENGEN_LOCAL_MOVE_MODEL`, else `models/local-move.onnx` here or in the source tree.
+/// `$TENGEN_LOCAL_MOVE_MODEL`, else `models/local-move-head.onnx` here or in the source tree.
 fn default_local_model() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os(LOCAL_MOVE_ENV) {
         return Some(PathBuf::from(p));
     }
     [
-        PathBuf::from("models/local-move.onnx"),
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("models/local-move.onnx"),
+        PathBuf::from("models/local-move-head.onnx"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("models/local-move-head.onnx"),
     ]
     .into_iter()
     .find(|p| p.exists())

@@ -19,6 +19,9 @@ pub mod names {
     pub const VALUE: &str = "value";
     pub const SCORE: &str = "score";
     pub const OWNERSHIP: &str = "ownership";
+    /// The trunk's last feature map (after its final norm and ReLU), `[N, C, H, W]`: only in the graph
+    /// [`super::build_trunk`] writes, which has no heads.
+    pub const TRUNK: &str = "trunk_features";
 }
 
 const OPSET: i64 = 17;
@@ -342,15 +345,8 @@ fn tensor_info(name: &str, dims: &[Result<i64, &str>]) -> ValueInfoProto {
     }
 }
 
-/// The ONNX model for `model`, serialised.
-pub fn build(model: &KataModel) -> Vec<u8> {
-    let mut b = Builder {
-        nodes: Vec::new(),
-        initializers: Vec::new(),
-        counter: 0,
-    };
-    let (n, h, w) = (Err("batch"), Err("height"), Err("width"));
-
+/// The trunk: the mask, the global pooling it shares with the heads, and the final feature map.
+fn trunk(b: &mut Builder, model: &KataModel) -> (String, String, Pooling) {
     // The mask is spatial plane 0.
     let starts = b.ints("mask_start", &[0]);
     let ends = b.ints("mask_end", &[1]);
@@ -361,7 +357,7 @@ pub fn build(model: &KataModel) -> Vec<u8> {
         "mask",
         vec![],
     );
-    let pool = Pooling::new(&mut b, mask);
+    let pool = Pooling::new(b, mask);
     let mask = pool.mask.clone();
 
     // Trunk.
@@ -398,7 +394,7 @@ pub fn build(model: &KataModel) -> Vec<u8> {
                 let r = b.conv_folded(&a, regular_conv, mid_norm);
                 let gc = b.conv_folded(&a, gpool_conv, gpool_norm);
                 let ga = b.relu_mask(&gc, &mask, &gpool_norm.name);
-                let pooled = pool.global(&mut b, &ga);
+                let pooled = pool.global(b, &ga);
                 let bias = b.matmul_scaled(&pooled, gpool_to_bias, &mid_norm.scale);
                 let r = b.add_channel_bias(&r, &bias);
                 let m = b.relu_mask(&r, &mask, &mid_norm.name);
@@ -408,6 +404,36 @@ pub fn build(model: &KataModel) -> Vec<u8> {
         trunk = b.node("Add", &[&trunk, &residual], "trunk", vec![]);
     }
     let tip = b.norm_relu_mask(&trunk, &t.tip_norm, &mask);
+    (tip, mask, pool)
+}
+
+/// The trunk alone (no heads), its final feature map the output [`names::TRUNK`]: what the local-move
+/// network's head reads.
+pub fn build_trunk(model: &KataModel) -> Vec<u8> {
+    let mut b = Builder {
+        nodes: Vec::new(),
+        initializers: Vec::new(),
+        counter: 0,
+    };
+    let (n, h, w) = (Err("batch"), Err("height"), Err("width"));
+    let (tip, _, _) = trunk(&mut b, model);
+    b.node_to("Identity", &[&tip], names::TRUNK, vec![]);
+    let output = vec![tensor_info(
+        names::TRUNK,
+        &[n, Ok(model.trunk.trunk_channels as i64), h, w],
+    )];
+    serialise(model, b, output)
+}
+
+/// The ONNX model for `model`, serialised.
+pub fn build(model: &KataModel) -> Vec<u8> {
+    let mut b = Builder {
+        nodes: Vec::new(),
+        initializers: Vec::new(),
+        counter: 0,
+    };
+    let (n, h, w) = (Err("batch"), Err("height"), Err("width"));
+    let (tip, mask, pool) = trunk(&mut b, model);
 
     // Policy head.
     let p = &model.policy;
@@ -440,6 +466,19 @@ pub fn build(model: &KataModel) -> Vec<u8> {
     let ownership = b.conv(&v1, &v.ownership_conv);
     b.node_to("Identity", &[&ownership], names::OWNERSHIP, vec![]);
 
+    let output = vec![
+        tensor_info(names::POLICY, &[n, Ok(1), h, w]),
+        tensor_info(names::POLICY_PASS, &[n, Ok(1)]),
+        tensor_info(names::VALUE, &[n, Ok(3)]),
+        tensor_info(names::SCORE, &[n, Ok(4)]),
+        tensor_info(names::OWNERSHIP, &[n, Ok(1), h, w]),
+    ];
+    serialise(model, b, output)
+}
+
+/// The graph of `b`'s nodes with the model's inputs and `output`, as an ONNX model, serialised.
+fn serialise(model: &KataModel, b: Builder, output: Vec<ValueInfoProto>) -> Vec<u8> {
+    let (n, h, w) = (Err("batch"), Err("height"), Err("width"));
     let graph = GraphProto {
         node: b.nodes,
         name: model.name.clone(),
@@ -448,13 +487,7 @@ pub fn build(model: &KataModel) -> Vec<u8> {
             tensor_info(names::SPATIAL, &[n, Ok(model.spatial_inputs as i64), h, w]),
             tensor_info(names::GLOBAL, &[n, Ok(model.global_inputs as i64)]),
         ],
-        output: vec![
-            tensor_info(names::POLICY, &[n, Ok(1), h, w]),
-            tensor_info(names::POLICY_PASS, &[n, Ok(1)]),
-            tensor_info(names::VALUE, &[n, Ok(3)]),
-            tensor_info(names::SCORE, &[n, Ok(4)]),
-            tensor_info(names::OWNERSHIP, &[n, Ok(1), h, w]),
-        ],
+        output,
     };
     let proto = ModelProto {
         ir_version: IR_VERSION,

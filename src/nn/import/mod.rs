@@ -37,6 +37,22 @@ pub fn onnx_for(model: &Path) -> Result<PathBuf, ImportError> {
     if model.extension().is_some_and(|e| e == "onnx") {
         return Ok(model.to_path_buf());
     }
+    converted(model, "", graph::build)
+}
+
+/// The trunk alone of a KataGo model file (`graph::build_trunk`), imported once into tengen's data
+/// directory (`models/NAME-trunk.onnx`) like [`onnx_for`].
+pub fn trunk_onnx_for(model: &Path) -> Result<PathBuf, ImportError> {
+    converted(model, "-trunk", graph::build_trunk)
+}
+
+/// `model` converted by `build` into `models/STEM{suffix}.onnx` of the data directory, unless a
+/// conversion newer than the source is already there.
+fn converted(
+    model: &Path,
+    suffix: &str,
+    build: fn(&KataModel) -> Vec<u8>,
+) -> Result<PathBuf, ImportError> {
     let dirs =
         directories::ProjectDirs::from("", "", "tengen").ok_or_else(|| ImportError::Write {
             path: model.to_path_buf(),
@@ -53,7 +69,7 @@ pub fn onnx_for(model: &Path) -> Result<PathBuf, ImportError> {
         .trim_end_matches(".bin")
         .trim_end_matches(".txt");
     let out_dir = dirs.data_dir().join("models");
-    let output = out_dir.join(format!("{stem}.onnx"));
+    let output = out_dir.join(format!("{stem}{suffix}.onnx"));
     let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
     if let (Some(made), Some(source)) = (modified(&output), modified(model))
         && made >= source
@@ -64,7 +80,8 @@ pub fn onnx_for(model: &Path) -> Result<PathBuf, ImportError> {
         path: out_dir.clone(),
         reason,
     })?;
-    import(model, &output)?;
+    let bytes = build(&KataModel::read(model)?);
+    write_atomically(&output, &bytes)?;
     Ok(output)
 }
 

@@ -1,15 +1,18 @@
-//! The local-move network (Frejlak's method; trained in `training/`, shipped as `models/local-move.onnx`).
+//! The local-move network (Frejlak's method; trained in `training/`): KataGo's b6c96 trunk, imported from
+//! the KataGo model file, and a small head, `models/local-move-head.onnx`, that reads the trunk's final
+//! feature map with the region mask joined to it.
 //!
-//! Contract (`docs/endgame-net.md`): input `input`, float32 `[batch, 19, H, W]`: planes 2h and 2h+1
-//! (h = 0..7) are Black's and White's stones h local moves ago (0 = now; the oldest position repeats when
-//! the sequence is shorter), plane 16 the region mask, plane 17 all ones when Black is to move, plane 18 all
-//! ones. Output `logits`, float32 `[batch, 2·H·W + 1]`: White's moves (row-major from the top row), then
-//! Black's, then "no move"; a softmax over all of them. Points outside the region and illegal points are
-//! masked out before the softmax.
+//! Contract (`docs/local-move-network.md`): the head's inputs are `features`, float32 `[batch, C, H, W]`
+//! (the trunk's output for the position with the player to move, see [`super::trunk`]) and `mask`,
+//! float32 `[batch, 1, H, W]` (1 inside the region); its output `logits`, float32 `[batch, 2·H·W + 1]`:
+//! White's moves (row-major from the top row), then Black's, then "no move"; a softmax over all of them.
+//! The head's metadata entry `trunk` names the KataGo model file it was trained on, looked for beside the
+//! head. Points outside the region and illegal points are masked out before the softmax.
 //!
 //! The player to move is the opponent of the last local mover; at the start of the sequence nobody has
 //! moved, so the network is asked with each colour to move and the two distributions are averaged.
 
+use super::trunk::{FeatureMaps, Trunk};
 use super::{LocalState, Proposal, Proposer, ProposerError};
 use crate::endgame::region::Region;
 use crate::go::{Color, Point};
@@ -18,18 +21,21 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-pub const INPUT: &str = "input";
+pub const FEATURES: &str = "features";
+pub const MASK: &str = "mask";
 pub const OUTPUT: &str = "logits";
-pub const PLANES: usize = 19;
-pub const HISTORY: usize = 8;
+/// The head's metadata key naming its trunk's KataGo model file.
+pub const TRUNK_KEY: &str = "trunk";
 
 pub struct LocalMoveNet {
     path: PathBuf,
+    trunk: Trunk,
     session: Mutex<ort::session::Session>,
     evaluations: AtomicUsize,
 }
 
 impl LocalMoveNet {
+    /// Opens the head at `model` and the trunk its metadata names, beside it.
     pub fn open(model: &Path) -> Result<LocalMoveNet, ProposerError> {
         let fail = |detail: String| ProposerError::Open {
             path: model.to_path_buf(),
@@ -42,8 +48,24 @@ impl LocalMoveNet {
             .and_then(|c| c.session_options())
             .map_err(|e| fail(e.to_string()))?;
         let opened = open_session(model, &options).map_err(|e| fail(e.to_string()))?;
+        let trunk_name = opened
+            .session
+            .metadata()
+            .map_err(|e| fail(e.to_string()))?
+            .custom(TRUNK_KEY)
+            .ok_or_else(|| {
+                fail(format!(
+                    "no metadata entry `{TRUNK_KEY}` naming the KataGo trunk (a head of format 2 has one)"
+                ))
+            })?;
+        let trunk_path = model
+            .parent()
+            .unwrap_or_else(|| Path::new("."))
+            .join(&trunk_name);
+        let trunk = Trunk::open(&trunk_path)?;
         Ok(LocalMoveNet {
             path: model.to_path_buf(),
+            trunk,
             session: Mutex::new(opened.session),
             evaluations: AtomicUsize::new(0),
         })
@@ -53,19 +75,48 @@ impl LocalMoveNet {
         &self.path
     }
 
-    /// Runs the network on encoded inputs of one board size; returns each item's logits.
-    fn run(
+    /// The head's logits for each (state, colour to move), all of one board size.
+    pub fn logits(
         &self,
-        (h, w): (usize, usize),
-        inputs: &[f32],
-        n: usize,
+        region: &Region,
+        items: &[(&LocalState, Color)],
     ) -> Result<Vec<Vec<f32>>, ProposerError> {
+        if items.is_empty() {
+            return Ok(Vec::new());
+        }
+        let maps = self.trunk.features(items)?;
+        let (h, w) = (maps.height, maps.width);
+        let mut mask = vec![0f32; maps.n * h * w];
+        for (i, &(state, _)) in items.iter().enumerate() {
+            let size = state.board().size();
+            for &p in region.points() {
+                if state.board().is_on_board(p) {
+                    mask[i * h * w + size.row_major(p)] = 1.0;
+                }
+            }
+        }
+        self.head(&maps, &mask)
+    }
+
+    /// The head alone on trunk features and masks (`[n, 1, H, W]`, 1 inside the region).
+    pub fn head(&self, maps: &FeatureMaps, mask: &[f32]) -> Result<Vec<Vec<f32>>, ProposerError> {
+        let (n, h, w) = (maps.n, maps.height, maps.width);
+        if mask.len() != n * h * w || maps.data.len() != n * maps.channels * h * w {
+            return Err(ProposerError::Run(format!(
+                "{} feature values and {} mask values for {n} positions of {h}x{w} points",
+                maps.data.len(),
+                mask.len()
+            )));
+        }
         let run_error = |e: ort::Error| ProposerError::Run(e.to_string());
-        let tensor = ort::value::TensorRef::from_array_view(([n, PLANES, h, w], inputs))
-            .map_err(run_error)?;
+        let features =
+            ort::value::TensorRef::from_array_view(([n, maps.channels, h, w], &maps.data[..]))
+                .map_err(run_error)?;
+        let mask =
+            ort::value::TensorRef::from_array_view(([n, 1, h, w], mask)).map_err(run_error)?;
         let mut session = self.session.lock().unwrap_or_else(|e| e.into_inner());
         let outputs = session
-            .run(ort::inputs![INPUT => tensor])
+            .run(ort::inputs![FEATURES => features, MASK => mask])
             .map_err(run_error)?;
         let value = outputs.get(OUTPUT).ok_or_else(|| {
             ProposerError::Run(format!("the local-move network has no output `{OUTPUT}`"))
@@ -81,37 +132,6 @@ impl LocalMoveNet {
         self.evaluations.fetch_add(n, Ordering::Relaxed);
         Ok(data.chunks(per).map(<[f32]>::to_vec).collect())
     }
-}
-
-/// The network's input planes for one state with `to_move` to play.
-pub fn encode(state: &LocalState, region: &Region, to_move: Color) -> Vec<f32> {
-    let size = state.board().size();
-    let area = size.area();
-    let mut planes = vec![0f32; PLANES * area];
-    for h in 0..HISTORY {
-        let index = state.history.len().saturating_sub(1 + h);
-        let Some(board) = state.history.get(index) else {
-            continue;
-        };
-        for p in size.points() {
-            let i = size.row_major(p);
-            match board.color_at(p) {
-                Some(Color::Black) => planes[2 * h * area + i] = 1.0,
-                Some(Color::White) => planes[(2 * h + 1) * area + i] = 1.0,
-                None => {}
-            }
-        }
-    }
-    for &p in region.points() {
-        if state.board().is_on_board(p) {
-            planes[16 * area + size.row_major(p)] = 1.0;
-        }
-    }
-    if to_move == Color::Black {
-        planes[17 * area..18 * area].fill(1.0);
-    }
-    planes[18 * area..19 * area].fill(1.0);
-    planes
 }
 
 /// The masked softmax of one output: legal region moves of each colour and "no move".
@@ -202,24 +222,15 @@ impl Proposer for LocalMoveNet {
         region: &Region,
         states: &[&LocalState],
     ) -> Result<Vec<Proposal>, ProposerError> {
-        let Some(first) = states.first() else {
-            return Ok(Vec::new());
-        };
-        let size = first.board().size();
-        let mut inputs = Vec::new();
+        let mut items = Vec::new();
         let mut owners = Vec::new();
-        for (i, state) in states.iter().enumerate() {
-            if state.board().size() != size {
-                return Err(ProposerError::Run(
-                    "positions of different board sizes".into(),
-                ));
-            }
+        for (i, &state) in states.iter().enumerate() {
             for color in asked(state) {
-                inputs.extend(encode(state, region, color));
+                items.push((state, color));
                 owners.push(i);
             }
         }
-        let logits = self.run((size.height(), size.width()), &inputs, owners.len())?;
+        let logits = self.logits(region, &items)?;
         let mut per_state: Vec<Vec<Proposal>> = vec![Vec::new(); states.len()];
         for (owner, out) in owners.into_iter().zip(logits) {
             per_state[owner].push(decode(&out, states[owner], region));

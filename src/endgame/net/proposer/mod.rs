@@ -10,6 +10,7 @@ pub mod blend;
 pub mod exhaustive;
 pub mod katago;
 pub mod local_net;
+pub mod trunk;
 
 pub use blend::Blend;
 pub use exhaustive::Exhaustive;
