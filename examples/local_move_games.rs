@@ -22,6 +22,9 @@
 //!   `y·19 + x`, Black's `361 + y·19 + x`, "no move" 722), colour to move (0 Black, 1 White), step in
 //!   the sequence, region size; `info.json` at the end.
 
+#[path = "shared/f16.rs"]
+mod f16;
+
 use anyhow::{Context, Result, bail};
 use std::fs;
 use std::io::Write;
@@ -298,26 +301,6 @@ fn snapshot_examples(
     Ok(out)
 }
 
-/// float32 → float16 bits, rounding to nearest (the trunk's features are small and non-negative).
-fn f16_bits(x: f32) -> u16 {
-    let bits = x.to_bits();
-    let sign = ((bits >> 16) & 0x8000) as u16;
-    let exp = ((bits >> 23) & 0xff) as i32 - 127 + 15;
-    let mant = bits & 0x7f_ffff;
-    if exp >= 31 {
-        return sign | 0x7c00;
-    }
-    if exp <= 0 {
-        if exp < -10 {
-            return sign;
-        }
-        let m = (mant | 0x80_0000) >> (1 - exp);
-        return sign | ((m + 0x1000) >> 13) as u16;
-    }
-    let rounded = ((exp as u32) << 10 | (mant >> 13)) + ((mant >> 12) & 1);
-    sign | rounded as u16
-}
-
 struct Writer {
     features: fs::File,
     mask: fs::File,
@@ -330,11 +313,7 @@ impl Writer {
         for chunk in batch.chunks(32) {
             let items: Vec<_> = chunk.iter().map(|p| input(&p.state, p.to_move)).collect();
             let maps = trunk.run(&items)?;
-            let bytes: Vec<u8> = maps
-                .data
-                .iter()
-                .flat_map(|&v| f16_bits(v).to_le_bytes())
-                .collect();
+            let bytes = f16::le_bytes(&maps.data);
             self.features.write_all(&bytes)?;
             for p in chunk {
                 self.mask.write_all(&p.mask)?;

@@ -9,6 +9,9 @@
 //! probabilities (or "no move"). Game ids are `1,000,000 + 10·position`, plus 1 for the training split,
 //! so that `training/model.py`'s held-out rule (every tenth id) keeps the solver's own split.
 
+#[path = "shared/f16.rs"]
+mod f16;
+
 use anyhow::{Context, Result, bail};
 use std::fs;
 use std::io::Write;
@@ -124,11 +127,7 @@ fn main() -> Result<()> {
                 })
                 .collect();
             let maps = trunk.run(&items)?;
-            let bytes: Vec<u8> = maps
-                .data
-                .iter()
-                .flat_map(|&v| f16_bits(v).to_le_bytes())
-                .collect();
+            let bytes = f16::le_bytes(&maps.data);
             features.write_all(&bytes)?;
             for i in start..n.min(start + 32) {
                 masks.write_all(&mask[i * AREA..(i + 1) * AREA])?;
@@ -171,24 +170,4 @@ fn main() -> Result<()> {
     });
     fs::write(out.join("info.json"), serde_json::to_string_pretty(&info)?)?;
     Ok(())
-}
-
-/// float32 → float16 bits, rounding to nearest (as in `local_move_games.rs`).
-fn f16_bits(x: f32) -> u16 {
-    let bits = x.to_bits();
-    let sign = ((bits >> 16) & 0x8000) as u16;
-    let exp = ((bits >> 23) & 0xff) as i32 - 127 + 15;
-    let mant = bits & 0x7f_ffff;
-    if exp >= 31 {
-        return sign | 0x7c00;
-    }
-    if exp <= 0 {
-        if exp < -10 {
-            return sign;
-        }
-        let m = (mant | 0x80_0000) >> (1 - exp);
-        return sign | ((m + 0x1000) >> 13) as u16;
-    }
-    let rounded = ((exp as u32) << 10 | (mant >> 13)) + ((mant >> 12) & 1);
-    sign | rounded as u16
 }
