@@ -21,6 +21,7 @@
 //! ban and the sealed captured space.
 
 mod node;
+mod options;
 mod order;
 mod value;
 
@@ -30,11 +31,12 @@ use super::{
     best_mean_of,
 };
 use crate::endgame::cgt::fast_hash::{FastMap, fast_map};
-use crate::endgame::cgt::{Kind, Rational, Thermograph, Wall};
+use crate::endgame::cgt::{Kind, Rational, Thermograph};
 use crate::endgame::local::{Settlement, finished_count};
 use crate::endgame::region::Region;
 use crate::go::{Board, Color, Point, Scoring};
 pub use node::{ThermoBranch, ThermoNode};
+use options::{Option_, Status, split};
 use std::sync::Arc;
 
 /// How many positions the bounded search may visit by default before it gives up.
@@ -171,36 +173,6 @@ type Moves = Vec<(Color, Candidate)>;
 struct Solved {
     node: Arc<ThermoNode>,
     depends: Dependencies,
-}
-
-/// An option on its way: solved exactly, bounded by answers, or not looked at yet.
-enum Status {
-    Exact(ThermoBranch),
-    /// Bounded by the answers already in the table and, once `answered`, by the first answer in move
-    /// order, solved for the purpose.
-    Bound {
-        wall: Wall,
-        answered: bool,
-    },
-    Open,
-    /// Solved and moved into the node's branches.
-    Taken,
-}
-
-struct Option_ {
-    color: Color,
-    candidate: Candidate,
-    status: Status,
-    /// The opponent's first answer in move order (not a ko capture, not a repetition), once probed.
-    first_answer: Option<Point>,
-}
-
-/// What looking at an option's position gave: its exact node, or a bound on its taxed wall from the
-/// answers already in the table (`None`: none is) and the first answer to solve.
-enum Probe {
-    Exact(Solved),
-    Known(Option<Wall>, Point),
-    Nothing,
 }
 
 fn line_key(board: &Board, state: State) -> LineKey {
@@ -355,201 +327,6 @@ impl BoundedSearch<'_> {
         Solved { node, depends }
     }
 
-    /// Solves every option not solved yet.
-    fn solve_open(&mut self, options: &mut [Option_], depth: usize, depends: &mut Dependencies) {
-        for option in options.iter_mut() {
-            if matches!(option.status, Status::Bound { .. } | Status::Open) {
-                option.status = Status::Exact(self.solve_option(option, depth, depends));
-            }
-        }
-    }
-
-    fn solve_option(
-        &mut self,
-        option: &Option_,
-        depth: usize,
-        depends: &mut Dependencies,
-    ) -> ThermoBranch {
-        let c = &option.candidate;
-        let solved = self.node(&c.board, c.state, None, depth + 1);
-        depends.merge(&solved.depends);
-        ThermoBranch::to(c.point, solved.node, c.gain, false)
-    }
-
-    /// Solves the first option of each colour and bounds the others by their answers in the table and,
-    /// where none is, by the first answer, solved. Then, while some bounded option can still reach its
-    /// colour's scaffold below the temperature's bound, that option's first answer is solved (if its
-    /// bound did not have it yet) or the option itself.
-    fn bound_options(&mut self, options: &mut [Option_], depth: usize, depends: &mut Dependencies) {
-        for color in [Color::Black, Color::White] {
-            if let Some(i) = options.iter().position(|o| o.color == color) {
-                options[i].status = Status::Exact(self.solve_option(&options[i], depth, depends));
-            }
-        }
-        for option in options.iter_mut() {
-            if !matches!(option.status, Status::Open) {
-                continue;
-            }
-            option.status = match self.probe(option, depth, depends) {
-                Probe::Exact(solved) => {
-                    depends.merge(&solved.depends);
-                    let c = &option.candidate;
-                    Status::Exact(ThermoBranch::to(c.point, solved.node, c.gain, false))
-                }
-                Probe::Known(known, first) => {
-                    option.first_answer = Some(first);
-                    match known {
-                        Some(wall) => Status::Bound {
-                            wall,
-                            answered: false,
-                        },
-                        None => {
-                            let wall = self.answer(option, first, depth, depends);
-                            Status::Bound {
-                                wall,
-                                answered: true,
-                            }
-                        }
-                    }
-                }
-                Probe::Nothing => Status::Exact(self.solve_option(option, depth, depends)),
-            };
-        }
-        while let Some(i) = self.next_to_solve(options) {
-            let status = std::mem::replace(&mut options[i].status, Status::Open);
-            options[i].status = match (status, options[i].first_answer) {
-                (
-                    Status::Bound {
-                        wall,
-                        answered: false,
-                    },
-                    Some(first),
-                ) => {
-                    let bound = self.answer(&options[i], first, depth, depends);
-                    Status::Bound {
-                        wall: combine(&wall, &bound, options[i].color),
-                        answered: true,
-                    }
-                }
-                _ => Status::Exact(self.solve_option(&options[i], depth, depends)),
-            };
-        }
-    }
-
-    /// The bounded option to work on next: the first (in move order) whose bound reaches above Left's
-    /// (below Right's) scaffold of the solved options somewhere on `[0, T⁺]`.
-    fn next_to_solve(&self, options: &[Option_]) -> Option<usize> {
-        let exact = |color: Color| {
-            options.iter().filter_map(move |o| match &o.status {
-                Status::Exact(b) if o.color == color => Some(b.thermograph()),
-                _ => None,
-            })
-        };
-        let black: Vec<Thermograph> = exact(Color::Black).collect();
-        let white: Vec<Thermograph> = exact(Color::White).collect();
-        let lo = value::left_scaffold(black.iter())?;
-        let hi = value::right_scaffold(white.iter())?;
-        let bounds = |color: Color| {
-            options.iter().filter_map(move |o| match &o.status {
-                Status::Bound { wall, .. } if o.color == color => Some(wall),
-                _ => None,
-            })
-        };
-        let up = bounds(Color::Black).fold(lo.clone(), |a, w| a.combine(w, true));
-        let down = bounds(Color::White).fold(hi.clone(), |a, w| a.combine(w, false));
-        let t_up = value::temperature_bound(&up, &down);
-        if t_up < Rational::ZERO {
-            return options
-                .iter()
-                .position(|o| matches!(o.status, Status::Bound { .. }));
-        }
-        options.iter().position(|o| match &o.status {
-            Status::Bound { wall, .. } => {
-                let (scaffold, below) = match o.color {
-                    Color::Black => (&lo, true),
-                    Color::White => (&hi, false),
-                };
-                !value::within(wall, scaffold, Rational::ZERO, t_up, below)
-            }
-            _ => false,
-        })
-    }
-
-    /// Looks at an option's position: a leaf or a known position is exact; otherwise the opponent's
-    /// answers (not ko captures, whose value needs the whole node) that the table knows bound the
-    /// option's taxed wall, and the first answer in move order is named for solving.
-    fn probe(&mut self, option: &Option_, depth: usize, depends: &mut Dependencies) -> Probe {
-        let c = &option.candidate;
-        let key = (c.board.stone_hash(), c.state);
-        if let Some(node) = self.table.get(&key) {
-            return Probe::Exact(Solved {
-                node: node.clone(),
-                depends: Dependencies::default(),
-            });
-        }
-        if !self.count() {
-            return Probe::Nothing;
-        }
-        self.probed.insert(key, ());
-        let settlement = Settlement::assess(&c.board, self.region(), &c.state.sealed);
-        if let Some(value) = self.leaf(&c.board, &settlement) {
-            let node = Arc::new(ThermoNode::leaf(value));
-            self.table.insert(key, node.clone());
-            return Probe::Exact(Solved {
-                node,
-                depends: Dependencies::default(),
-            });
-        }
-        let here = line_key(&c.board, c.state);
-        self.path.insert(here, depth + 1);
-        let mut repeats = Dependencies::default();
-        let (answers, _) = self.candidates(
-            &c.board,
-            &settlement,
-            c.state,
-            &[option.color.opponent()],
-            &mut repeats,
-        );
-        self.path.remove(&here);
-        depends.merge(&repeats.above(depth + 1));
-        let Some(first) = answers.first().map(|(_, a)| a.point) else {
-            return Probe::Nothing;
-        };
-        let known = answers
-            .iter()
-            .filter_map(|(_, a)| {
-                let node = self.table.get(&(a.board.stone_hash(), a.state))?;
-                Some(answer_wall(&node.thermograph, option, a))
-            })
-            .reduce(|a, b| combine(&a, &b, option.color));
-        Probe::Known(known, first)
-    }
-
-    /// Solves the answer at `point` to `option` and returns the bound it gives the option's taxed wall.
-    fn answer(
-        &mut self,
-        option: &Option_,
-        point: Point,
-        depth: usize,
-        depends: &mut Dependencies,
-    ) -> Wall {
-        let c = &option.candidate;
-        let here = line_key(&c.board, c.state);
-        self.path.insert(here, depth + 1);
-        let answerer = option.color.opponent();
-        let wall = match self.rules.play(&c.board, c.state, answerer, point) {
-            Some(a) => {
-                let solved = self.node(&a.board, a.state, None, depth + 2);
-                depends.merge(&solved.depends.above(depth + 1));
-                answer_wall(&solved.node.thermograph, option, &a)
-            }
-            // Not reached: the point was a legal answer when probed.
-            None => value::unbounded(option.color),
-        };
-        self.path.remove(&here);
-        wall
-    }
-
     /// Solves the ko captures (with the other colour's best mean as the resolution) and, at a node
     /// reached by a ko capture, adds the banned retake valued by the placid-ko rule.
     #[allow(clippy::too_many_arguments)]
@@ -636,40 +413,6 @@ impl BoundedSearch<'_> {
             }
         }
     }
-}
-
-/// The bound an answer's thermograph gives its option's taxed wall, in the node's frame: Left's option
-/// `RW(G^L)(t) − t ≤ LW(G^LR)(t)`, Right's `LW(G^R)(t) + t ≥ RW(G^RL)(t)`.
-fn answer_wall(th: &Thermograph, option: &Option_, answer: &Candidate) -> Wall {
-    let shift = Rational::integer(answer.gain + option.candidate.gain);
-    match option.color {
-        Color::Black => th.left.shifted(shift),
-        Color::White => th.right.shifted(shift),
-    }
-}
-
-/// The tighter of two bounds on an option of `color` (Left's from above, Right's from below).
-fn combine(a: &Wall, b: &Wall, color: Color) -> Wall {
-    a.combine(b, color == Color::White)
-}
-
-/// Takes the solved options out of `options`, by colour, with the number of options left unsolved.
-fn split(options: &mut [Option_]) -> (Vec<ThermoBranch>, Vec<ThermoBranch>, usize) {
-    let (mut black, mut white, mut left) = (Vec::new(), Vec::new(), 0);
-    for option in options.iter_mut() {
-        match std::mem::replace(&mut option.status, Status::Taken) {
-            Status::Exact(b) => match option.color {
-                Color::Black => black.push(b),
-                Color::White => white.push(b),
-            },
-            Status::Taken => {}
-            other => {
-                option.status = other;
-                left += 1;
-            }
-        }
-    }
-    (black, white, left)
 }
 
 #[cfg(test)]
