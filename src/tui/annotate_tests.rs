@@ -5,57 +5,18 @@
 use super::action::{Action, Effect, Key};
 use super::annotation;
 use super::app::App;
-use super::render;
+use super::test_support::{app_on, command, keys, screen, shipped_book};
 use super::update::update;
 use crate::book::Book;
-use crate::book::interop::katabook;
 use crate::book::view::book_view;
 use crate::go::{BoardSize, Color, Move};
-use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
-
-const BOOK: &str = include_str!("../../books/7x7-tt-k9.katabook");
 
 /// Two book moves (D4 E5), a Black move the book does not hold (A7), then three more outside the book.
 const GAME: &str = "(;GM[1]FF[4]SZ[7]KM[9]RU[tromp-taylor];B[dd];W[ec];B[aa];W[gg];B[ag];W[ga])";
 
 fn app(width: u16, height: u16) -> (App, Book) {
-    let book = katabook::import_str(BOOK, "books/7x7-tt-k9.katabook")
-        .expect("the shipped book imports")
-        .0;
-    let mut app = App::new();
-    update(&mut app, Action::Resize { width, height });
-    update(
-        &mut app,
-        Action::BookLoaded(Box::new(book_view(&book, "7x7-tt-k9"))),
-    );
-    (app, book)
-}
-
-fn press(app: &mut App, keys: &[&str]) -> Vec<Effect> {
-    keys.iter()
-        .flat_map(|k| update(app, Action::Key(Key(k.to_string()))))
-        .collect()
-}
-
-/// Types a `:` command as the keys that spell it, then Enter.
-fn command(app: &mut App, text: &str) -> Vec<Effect> {
-    let mut keys: Vec<String> = vec![":".into()];
-    keys.extend(text.chars().map(|c| match c {
-        ' ' => "space".to_string(),
-        c => c.to_string(),
-    }));
-    keys.push("enter".into());
-    keys.into_iter()
-        .flat_map(|k| update(app, Action::Key(Key(k))))
-        .collect()
-}
-
-fn screen(app: &App) -> String {
-    let area = Rect::new(0, 0, app.width, app.height);
-    let mut buf = Buffer::empty(area);
-    render::draw(app, area, &mut buf);
-    render::buffer_text(&buf)
+    let book = shipped_book();
+    (app_on(&book, "7x7-tt-k9", width, height), book)
 }
 
 fn game_moves(size: BoardSize) -> Vec<(Color, Move)> {
@@ -100,13 +61,13 @@ fn stepping_through_the_game_walks_the_book() {
         Vec::<Move>::new(),
         "the game starts at the root"
     );
-    press(&mut app, &["."]);
+    keys(&mut app, &["."]);
     assert_eq!(app.line(), line[..1]);
-    press(&mut app, &["."]);
+    keys(&mut app, &["."]);
     assert_eq!(app.line(), line[..2]);
     assert!(!app.status.is_error, "{}", app.status.text);
     // Past the book the board stays at the last book position and the status says so.
-    press(&mut app, &[".", "."]);
+    keys(&mut app, &[".", "."]);
     assert_eq!(app.line(), line[..2]);
     assert_eq!(app.annotation.as_ref().map(|a| a.at), Some(4));
     assert!(
@@ -114,15 +75,15 @@ fn stepping_through_the_game_walks_the_book() {
         "{}",
         app.status.text
     );
-    press(&mut app, &[".", ".", ".", "."]);
+    keys(&mut app, &[".", ".", ".", "."]);
     assert_eq!(app.annotation.as_ref().map(|a| a.at), Some(moves.len()));
-    press(&mut app, &[","; 5]);
+    keys(&mut app, &[","; 5]);
     assert_eq!(app.line(), line[..1]);
-    press(&mut app, &[","; 3]);
+    keys(&mut app, &[","; 3]);
     assert_eq!(app.line(), Vec::<Move>::new());
     command(&mut app, "annotate");
     assert!(app.annotation.is_none());
-    press(&mut app, &["."]);
+    keys(&mut app, &["."]);
     assert!(app.status.text.contains(":annotate"), "{}", app.status.text);
 }
 
@@ -244,7 +205,7 @@ fn a_recorded_annotation_replays_the_same_frames() {
 fn frame_80x24_annotated_game_out_of_the_book() {
     let (mut app, _) = app(80, 24);
     load(&mut app);
-    press(&mut app, &[".", ".", "."]);
+    keys(&mut app, &[".", ".", "."]);
     insta::assert_snapshot!(screen(&app));
 }
 
@@ -252,6 +213,6 @@ fn frame_80x24_annotated_game_out_of_the_book() {
 fn frame_160x48_annotated_game_in_the_book() {
     let (mut app, _) = app(160, 48);
     load(&mut app);
-    press(&mut app, &["."]);
+    keys(&mut app, &["."]);
     insta::assert_snapshot!(screen(&app));
 }

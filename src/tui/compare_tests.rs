@@ -1,47 +1,14 @@
 //! `:compare FILE` and record game counts in the workbench's moves table.
 
-use super::action::{Action, Effect, Key};
+use super::action::{Action, Effect};
 use super::app::App;
-use super::render;
+use super::test_support::{BOOK, app_on, command, screen};
 use super::update::update;
 use crate::book::NodeId;
 use crate::book::interop::katabook;
-use crate::book::view::book_view;
-use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
-
-const BOOK: &str = include_str!("../../books/7x7-tt-k9.katabook");
-
-fn screen(app: &App) -> String {
-    let area = Rect::new(0, 0, app.width, app.height);
-    let mut buf = Buffer::empty(area);
-    render::draw(app, area, &mut buf);
-    render::buffer_text(&buf)
-}
-
-fn command(app: &mut App, text: &str) -> Vec<Effect> {
-    let mut keys: Vec<String> = vec![":".into()];
-    keys.extend(text.chars().map(|c| match c {
-        ' ' => "space".to_string(),
-        c => c.to_string(),
-    }));
-    keys.push("enter".into());
-    keys.into_iter()
-        .flat_map(|k| update(app, Action::Key(Key(k))))
-        .collect()
-}
 
 fn app_with(book: &crate::book::Book) -> App {
-    let mut app = App::new();
-    update(
-        &mut app,
-        Action::Resize {
-            width: 160,
-            height: 40,
-        },
-    );
-    update(&mut app, Action::BookLoaded(Box::new(book_view(book, "t"))));
-    app
+    app_on(book, "t", 160, 40)
 }
 
 /// `:compare` asks the runtime to compare; the answer marks exactly the disagreeing moves, and

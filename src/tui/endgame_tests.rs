@@ -2,45 +2,17 @@
 //! keyboard, a run as a job (the job's own analysis, fed back as the events the runner sends), the tree's
 //! folding, two methods side by side, errors as notices.
 
-use super::action::{Action, Command, Effect, Key};
+use super::action::{Action, Command, Effect};
 use super::app::App;
 use super::endgame::{EndgameCommand, Run};
-use super::render;
+use super::test_support::{app_on, keys, screen, shipped_book};
 use super::update::update;
-use crate::book::interop::katabook;
-use crate::book::view::book_view;
 use crate::go::Point;
 use crate::jobs::endgame::{Analyzers, Method, Position, Request};
 use crate::jobs::{JobEvent, JobId, JobKind, Priority};
-use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
-
-const BOOK: &str = include_str!("../../books/7x7-tt-k9.katabook");
 
 fn app(width: u16, height: u16) -> App {
-    let book = katabook::import_str(BOOK, "books/7x7-tt-k9.katabook")
-        .unwrap()
-        .0;
-    let mut app = App::new();
-    update(&mut app, Action::Resize { width, height });
-    update(
-        &mut app,
-        Action::BookLoaded(Box::new(book_view(&book, "7x7-tt-k9"))),
-    );
-    app
-}
-
-fn keys(app: &mut App, keys: &[&str]) -> Vec<Effect> {
-    keys.iter()
-        .flat_map(|k| update(app, Action::Key(Key(k.to_string()))))
-        .collect()
-}
-
-fn screen(app: &App) -> String {
-    let area = Rect::new(0, 0, app.width, app.height);
-    let mut buf = Buffer::empty(area);
-    render::draw(app, area, &mut buf);
-    render::buffer_text(&buf)
+    app_on(&shipped_book(), "7x7-tt-k9", width, height)
 }
 
 /// A development problem (`shared/data/endgame-dev`), named without the checkout's path so that

@@ -3,27 +3,12 @@
 
 use super::action::{Action, Effect, Key};
 use super::app::App;
+use super::test_support::app;
 use super::update::update;
 use crate::book::NodeId;
 use crate::jobs::{JobEvent, JobId, JobKind, Priority};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-
-fn app() -> App {
-    let mut app = App::new();
-    update(
-        &mut app,
-        Action::Resize {
-            width: 100,
-            height: 30,
-        },
-    );
-    let text = include_str!("../../books/7x7-tt-k9.katabook");
-    let (book, _) = crate::book::interop::katabook::import_str(text, "7x7").unwrap();
-    let view = crate::book::view::book_view(&book, "7x7");
-    update(&mut app, Action::BookLoaded(Box::new(view)));
-    app
-}
 
 fn job(app: &mut App, id: u32) {
     update(

@@ -3,32 +3,16 @@
 
 use super::action::{Action, Key};
 use super::app::App;
+use super::test_support::{app_on, screen, shipped_book};
 use super::update::update;
-use crate::book::interop::katabook;
 use crate::book::marks::Mark;
-use crate::book::view::{book_view, node_view};
+use crate::book::view::node_view;
 use crate::book::{self, Book};
 use crate::jobs::JobEvent;
-use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
-
-const BOOK: &str = include_str!("../../books/7x7-tt-k9.katabook");
 
 fn setup() -> (App, Book) {
-    let (book, _) = katabook::import_str(BOOK, "books/7x7-tt-k9.katabook").unwrap();
-    let mut app = App::new();
-    update(
-        &mut app,
-        Action::Resize {
-            width: 120,
-            height: 30,
-        },
-    );
-    update(
-        &mut app,
-        Action::BookLoaded(Box::new(book_view(&book, "7x7"))),
-    );
-    (app, book)
+    let book = shipped_book();
+    (app_on(&book, "7x7", 120, 30), book)
 }
 
 /// Marks `line`'s node in the book as the runner does, and hands the app every changed view.
@@ -43,13 +27,6 @@ fn mark(app: &mut App, book: &mut Book, line: &[crate::go::Move], marks: &[Mark]
         .map(|i| node_view(book, book::NodeId(i as u32)))
         .collect();
     update(app, Action::Job(JobEvent::NodesChanged(views)));
-}
-
-fn screen(app: &App) -> String {
-    let area = Rect::new(0, 0, app.width, app.height);
-    let mut buf = Buffer::empty(area);
-    super::render::draw(app, area, &mut buf);
-    super::render::buffer_text(&buf)
 }
 
 /// The moves table's data rows (those with a `%` in them), first the book's moves, then "other".

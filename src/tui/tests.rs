@@ -1,12 +1,12 @@
 //! Tests of `update` and of whole frames (insta snapshots at 80x24 and 160x48), on the real 7x7 book that
 //! ships in `books/`.
 
-use super::action::{Action, Command, Effect, Key};
+use super::action::{Action, Command, Effect};
 use super::app::{App, EngineStatus, Expansion, Mode};
 use super::render;
+use super::test_support::{app_on, keys, screen, shipped_book};
 use super::update::{run, update};
 use crate::book::Book;
-use crate::book::interop::katabook;
 use crate::book::marks::Mark;
 use crate::book::view::{book_view, node_view};
 use crate::go::{Move, Symmetry};
@@ -14,36 +14,13 @@ use crate::jobs::{JobEvent, JobId, JobKind, JobState, Priority};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-const BOOK: &str = include_str!("../../books/7x7-tt-k9.katabook");
-
 fn book() -> Book {
-    katabook::import_str(BOOK, "books/7x7-tt-k9.katabook")
-        .unwrap()
-        .0
+    shipped_book()
 }
 
 fn app(width: u16, height: u16) -> (App, Book) {
     let book = book();
-    let mut app = App::new();
-    update(&mut app, Action::Resize { width, height });
-    update(
-        &mut app,
-        Action::BookLoaded(Box::new(book_view(&book, "7x7-tt-k9"))),
-    );
-    (app, book)
-}
-
-fn keys(app: &mut App, keys: &[&str]) -> Vec<Effect> {
-    keys.iter()
-        .flat_map(|k| update(app, Action::Key(Key(k.to_string()))))
-        .collect()
-}
-
-fn screen(app: &App) -> String {
-    let area = Rect::new(0, 0, app.width, app.height);
-    let mut buf = Buffer::empty(area);
-    render::draw(app, area, &mut buf);
-    render::buffer_text(&buf)
+    (app_on(&book, "7x7-tt-k9", width, height), book)
 }
 
 fn gtp(app: &App, mv: Move) -> String {

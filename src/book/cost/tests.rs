@@ -26,35 +26,39 @@ fn close(a: f64, b: f64) {
     assert!((a - b).abs() < 1e-9, "{a} vs {b}");
 }
 
+/// An empty 7x7 book with komi 9 under Tromp-Taylor rules, the example of `facts/katago-book.md`.
+fn seven_by_seven() -> Book {
+    let rules = Rules::tromp_taylor().with_komi(Komi::from_f64(9.0).unwrap());
+    Book::new(
+        BookMeta::new(BoardSize::square(7).unwrap(), rules),
+        CostParams::default(),
+    )
+}
+
+/// Adds the root's move at `point` with `prior` and returns the child.
+fn add_child(book: &mut Book, point: Point, prior: f32) -> NodeId {
+    let root = book.root();
+    let game = book.meta.initial_game();
+    add_move(
+        book,
+        root,
+        &game,
+        Move::Play(point),
+        prior,
+        EngineRef::UNKNOWN,
+    )
+    .unwrap()
+    .0
+}
+
 /// A root (Black to move) with two children whose values are set by hand, and every cost worked out
 /// from the formulas of `facts/katago-book.md` §5 with the 7x7 example parameters.
 #[test]
 fn costs_and_selection_match_the_formulas_by_hand() {
-    let rules = Rules::tromp_taylor().with_komi(Komi::from_f64(9.0).unwrap());
-    let mut book = Book::new(
-        BookMeta::new(BoardSize::square(7).unwrap(), rules),
-        CostParams::default(),
-    );
+    let mut book = seven_by_seven();
     let root = book.root();
-    let game = book.meta.initial_game();
-    let (a, _) = add_move(
-        &mut book,
-        root,
-        &game,
-        Move::Play(Point::new(3, 3)),
-        0.6,
-        EngineRef::UNKNOWN,
-    )
-    .unwrap();
-    let (b, _) = add_move(
-        &mut book,
-        root,
-        &game,
-        Move::Play(Point::new(2, 4)),
-        0.3,
-        EngineRef::UNKNOWN,
-    )
-    .unwrap();
+    let a = add_child(&mut book, Point::new(3, 3), 0.6);
+    let b = add_child(&mut book, Point::new(2, 4), 0.3);
     book.node_mut(root).not_in_book = values(0.2, 1.0, 0.1, 100.0);
     book.node_mut(a).not_in_book = values(-0.1, -0.5, 0.5, 200.0);
     book.node_mut(b).not_in_book = values(0.3, 2.0, 0.4, 100.0);
@@ -147,22 +151,9 @@ fn check_by_hand(book: &Book, a: NodeId, b: NodeId, tolerance: f64) {
 
 #[test]
 fn marks_move_costs_as_katago_does() {
-    let rules = Rules::tromp_taylor().with_komi(Komi::from_f64(9.0).unwrap());
-    let mut book = Book::new(
-        BookMeta::new(BoardSize::square(7).unwrap(), rules),
-        CostParams::default(),
-    );
+    let mut book = seven_by_seven();
     let root = book.root();
-    let game = book.meta.initial_game();
-    let (a, _) = add_move(
-        &mut book,
-        root,
-        &game,
-        Move::Play(Point::new(3, 3)),
-        0.6,
-        EngineRef::UNKNOWN,
-    )
-    .unwrap();
+    let a = add_child(&mut book, Point::new(3, 3), 0.6);
     book.node_mut(root).not_in_book = values(0.2, 1.0, 0.1, 100.0);
     book.node_mut(a).not_in_book = values(-0.1, -0.5, 0.5, 200.0);
     recompute_everything(&mut book);
@@ -330,11 +321,7 @@ impl Engine for Scripted {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_engines_book_a_position_with_the_hand_computed_costs() {
     for with_policy in [true, false] {
-        let rules = Rules::tromp_taylor().with_komi(Komi::from_f64(9.0).unwrap());
-        let mut book = Book::new(
-            BookMeta::new(BoardSize::square(7).unwrap(), rules),
-            CostParams::default(),
-        );
+        let mut book = seven_by_seven();
         recompute_everything(&mut book);
         let settings = ExpandSettings {
             max_visits: 1000,

@@ -26,12 +26,18 @@ fn same_structure(a: &Book, b: &Book) {
     }
 }
 
+/// The 7x7 katabook stored as `b.tengenbook` in a fresh temporary folder.
+fn stored_katabook() -> (tempfile::TempDir, Book, BookStore) {
+    let dir = tempfile::tempdir().unwrap();
+    let (book, _) = katabook::import(Path::new(KATABOOK)).unwrap();
+    let store = BookStore::create(&dir.path().join("b.tengenbook"), &book).unwrap();
+    (dir, book, store)
+}
+
 #[test]
 fn snapshot_and_log_round_trip() {
-    let dir = tempfile::tempdir().unwrap();
+    let (dir, book, mut store) = stored_katabook();
     let path = dir.path().join("b.tengenbook");
-    let (book, _) = katabook::import(Path::new(KATABOOK)).unwrap();
-    let mut store = BookStore::create(&path, &book).unwrap();
     let mut changed = book.clone();
     changed.node_mut(NodeId(5)).not_in_book.visits += 17.0;
     changed.marks.insert(
@@ -62,10 +68,8 @@ fn snapshot_and_log_round_trip() {
 
 #[test]
 fn a_torn_tail_is_cut_and_never_loaded() {
-    let dir = tempfile::tempdir().unwrap();
+    let (dir, book, mut store) = stored_katabook();
     let path = dir.path().join("b.tengenbook");
-    let (book, _) = katabook::import(Path::new(KATABOOK)).unwrap();
-    let mut store = BookStore::create(&path, &book).unwrap();
     let mut changed = book.clone();
     changed.node_mut(NodeId(7)).not_in_book.visits = 999.0;
     store.append_nodes(&changed, &[NodeId(7)]).unwrap();
@@ -102,10 +106,8 @@ fn a_torn_tail_is_cut_and_never_loaded() {
 
 #[test]
 fn a_stale_log_after_an_interrupted_compaction_is_ignored() {
-    let dir = tempfile::tempdir().unwrap();
+    let (dir, book, mut store) = stored_katabook();
     let path = dir.path().join("b.tengenbook");
-    let (book, _) = katabook::import(Path::new(KATABOOK)).unwrap();
-    let mut store = BookStore::create(&path, &book).unwrap();
     let mut changed = book.clone();
     changed.node_mut(NodeId(2)).not_in_book.visits = 4242.0;
     store.append_nodes(&changed, &[NodeId(2)]).unwrap();

@@ -73,38 +73,21 @@ fn every_page_of_the_katago_book_matches() {
                 }
             }
             let num = |k: &str| want[k].as_f64().unwrap();
-            assert!(
-                close(row.prior, num("p"), 4),
-                "{at}: prior {} vs {}",
-                row.prior,
-                num("p")
-            );
-            assert!(
-                close(row.white_win_loss, num("wl"), 4),
-                "{at}: wl {} vs {}",
-                row.white_win_loss,
-                num("wl")
-            );
-            assert!(
-                close(row.white_score, num("ssM"), 2),
-                "{at}: ssM {} vs {}",
-                row.white_score,
-                num("ssM")
-            );
-            assert!(close(row.win_loss_radius, num("wlRad"), 4), "{at}: wlRad");
-            assert!(close(row.score_radius, num("sRad"), 2), "{at}: sRad");
-            assert!(
-                close(row.visits, num("v"), 0),
-                "{at}: visits {} vs {}",
-                row.visits,
-                num("v")
-            );
-            assert!(
-                close(row.adjusted_visits, num("av"), 0),
-                "{at}: adjusted visits {} vs {}",
-                row.adjusted_visits,
-                num("av")
-            );
+            for (what, ours, key, digits) in [
+                ("prior", row.prior, "p", 4),
+                ("wl", row.white_win_loss, "wl", 4),
+                ("ssM", row.white_score, "ssM", 2),
+                ("wlRad", row.win_loss_radius, "wlRad", 4),
+                ("sRad", row.score_radius, "sRad", 2),
+                ("visits", row.visits, "v", 0),
+                ("adjusted visits", row.adjusted_visits, "av", 0),
+            ] {
+                assert!(
+                    close(ours, num(key), digits),
+                    "{at}: {what} {ours} vs {}",
+                    num(key)
+                );
+            }
             rows_checked += 1;
         }
     }
