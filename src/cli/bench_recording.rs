@@ -146,7 +146,7 @@ async fn session_run(
     )?;
     consume(&mut app, Action::BookLoaded(Box::new(view)))?;
     for effect in consume(&mut app, Action::Key(Key("space".into())))? {
-        if effect == Effect::StartExpansion {
+        if effect == Effect::Job(Request::StartExpansion) {
             runner.send(Request::StartExpansion);
         }
     }

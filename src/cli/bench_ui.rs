@@ -21,6 +21,7 @@ use tengen::book::view::book_view;
 use tengen::book::view::{BlackValues, BookView, EdgeView, InitialPosition, NodeView, OtherMoves};
 use tengen::engine::rollout::RolloutEngine;
 use tengen::go::{BoardSize, Color, Move, Point, Rules, Symmetry};
+use tengen::jobs::Request;
 use tengen::jobs::runner::SharedBook;
 use tengen::jobs::{Runner, RunnerConfig};
 use tengen::tui::action::{Action, Key};
@@ -120,7 +121,7 @@ async fn latency(keys: usize) -> Result<Vec<Duration>> {
     );
     update(&mut app, Action::BookLoaded(Box::new(view)));
     for effect in update(&mut app, Action::Key(Key("space".into()))) {
-        if effect == tengen::tui::action::Effect::StartExpansion {
+        if effect == tengen::tui::action::Effect::Job(Request::StartExpansion) {
             runner.send(tengen::jobs::Request::StartExpansion);
         }
     }

@@ -6,8 +6,7 @@
 
 use crate::book::marks::Mark;
 use crate::book::view::BookView;
-use crate::go::Move;
-use crate::jobs::{JobEvent, Priority};
+use crate::jobs::{JobEvent, Priority, Request};
 use serde::{Deserialize, Serialize};
 
 /// A key press in its text form: `j`, `J`, `ctrl-r`, `alt-left`, `enter`, `esc`, `f1`, `space`.
@@ -222,19 +221,8 @@ impl Command {
 /// Work the runtime does after an update: the only way the app reaches the world.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
-    StartExpansion,
-    PauseExpansion,
-    StopExpansion,
-    AnalyzeLine {
-        line: Vec<Move>,
-        priority: Priority,
-    },
-    SetMarks {
-        line: Vec<Move>,
-        marks: Vec<Mark>,
-    },
-    CancelJob(crate::jobs::JobId),
-    RetryJob(crate::jobs::JobId),
+    /// Work for the job runner: expansion, analyses, marks, endgame runs, exports, evaluations.
+    Job(Request),
     LoadTheme(String),
     Quit,
     /// Compare the open book with the book in this file and hand the result back as
@@ -242,21 +230,8 @@ pub enum Effect {
     Compare(String),
     /// Read this game file and hand its text back as [`Action::GameFile`].
     ReadGame(String),
-    /// Queue an endgame analysis.
-    Endgame(Box<crate::jobs::endgame::Request>),
     /// Read an endgame problem file.
     LoadEndgame(String),
-    /// Write the line (and its subtree) from the book to an SGF file.
-    Export {
-        file: String,
-        line: Vec<Move>,
-        subtree: bool,
-    },
-    /// Evaluate the position after this line with the engine's network, for the overlays; the answer
-    /// comes back as [`crate::jobs::JobEvent::Evaluated`].
-    Evaluate {
-        line: Vec<Move>,
-    },
 }
 
 #[cfg(test)]

@@ -342,7 +342,7 @@ pub fn run(app: &mut App, command: EndgameCommand) -> Vec<Effect> {
         C::Cancel => {
             for column in &state.columns {
                 if let (Some(id), Run::Waiting | Run::Running) = (column.job, &column.run) {
-                    effects.push(Effect::CancelJob(id));
+                    effects.push(Effect::Job(crate::jobs::Request::Cancel(id)));
                 }
             }
             if effects.is_empty() {
@@ -420,11 +420,15 @@ fn run_columns(state: &mut EndgameState, effects: &mut Vec<Effect>) -> (String, 
         column.job = None;
         column.run = Run::Waiting;
         column.revision = state.revision;
-        effects.push(Effect::Endgame(Box::new(Request {
-            tag,
-            method: column.method,
-            position: state.position.clone(),
-        })));
+        effects.push(Effect::Job(crate::jobs::Request::Endgame {
+            request: Box::new(Request {
+                tag,
+                method: column.method,
+                position: state.position.clone(),
+            }),
+            // Asked for by the user who is waiting for it: ahead of background expansion.
+            priority: crate::jobs::Priority(10),
+        }));
     }
     (
         format!(

@@ -9,7 +9,7 @@ use super::test_support::{app_on, keys, screen, shipped_book};
 use super::update::update;
 use crate::go::Point;
 use crate::jobs::endgame::{Analyzers, Method, Position, Request};
-use crate::jobs::{JobEvent, JobId, JobKind, Priority};
+use crate::jobs::{JobEvent, JobId, JobKind, Priority, Request as JobRequest};
 
 fn app(width: u16, height: u16) -> App {
     app_on(&shipped_book(), "7x7-tt-k9", width, height)
@@ -37,7 +37,7 @@ fn corner() -> Position {
 fn run_jobs(app: &mut App, effects: Vec<Effect>, first_id: u32) -> u32 {
     let mut id = first_id;
     for effect in effects {
-        let Effect::Endgame(request) = effect else {
+        let Effect::Job(JobRequest::Endgame { request, .. }) = effect else {
             continue;
         };
         let job = JobId(id);
@@ -130,7 +130,7 @@ fn frame_80x24_a_loaded_problem_solved_exactly() {
     let effects = keys(&mut app, &["r"]);
     assert!(matches!(
         effects.as_slice(),
-        [Effect::Endgame(r)] if r.method == Method::Exact && r.position.region.len() == 10
+        [Effect::Job(JobRequest::Endgame { request: r, .. })] if r.method == Method::Exact && r.position.region.len() == 10
     ));
     assert!(matches!(
         app.endgame.as_ref().unwrap().columns[0].run,
@@ -208,7 +208,7 @@ fn a_method_that_cannot_run_and_a_cancel_are_reported_in_the_pane() {
     // A run whose job is queued can be cancelled from the pane.
     keys(&mut app, &["m"]);
     let effects = keys(&mut app, &["r"]);
-    let Some(Effect::Endgame(request)) = effects.first() else {
+    let Some(Effect::Job(JobRequest::Endgame { request, .. })) = effects.first() else {
         panic!("{effects:?}");
     };
     update(
@@ -220,7 +220,10 @@ fn a_method_that_cannot_run_and_a_cancel_are_reported_in_the_pane() {
             target_visits: 1,
         }),
     );
-    assert_eq!(keys(&mut app, &["c"]), vec![Effect::CancelJob(JobId(7))]);
+    assert_eq!(
+        keys(&mut app, &["c"]),
+        vec![Effect::Job(JobRequest::Cancel(JobId(7)))]
+    );
     update(
         &mut app,
         Action::Job(JobEvent::Cancelled {
@@ -316,7 +319,7 @@ fn a_running_solve_shows_its_positions_against_its_budget() {
     let mut app = app(100, 30);
     update(&mut app, Action::EndgameLoaded(Box::new(corner())));
     let effects = keys(&mut app, &["r"]);
-    let Some(Effect::Endgame(request)) = effects.into_iter().next() else {
+    let Some(Effect::Job(JobRequest::Endgame { request, .. })) = effects.into_iter().next() else {
         panic!("r asks for an analysis");
     };
     let budget = crate::jobs::endgame::position_budget(request.method).expect("exact has a budget");
@@ -346,7 +349,7 @@ fn auto_says_when_it_gave_up() {
     update(&mut app, Action::EndgameLoaded(Box::new(corner())));
     keys(&mut app, &["m"]);
     let effects = keys(&mut app, &["r"]);
-    let Some(Effect::Endgame(request)) = effects.into_iter().next() else {
+    let Some(Effect::Job(JobRequest::Endgame { request, .. })) = effects.into_iter().next() else {
         panic!("r asks for an analysis");
     };
     // The figures of a real run, with the verdict `auto` gives when the solver and its fallback both

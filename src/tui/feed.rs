@@ -217,7 +217,9 @@ mod tests {
         );
         consume(&mut app, Action::BookLoaded(Box::new(view)));
         let effects = consume(&mut app, Action::Key(Key("space".into())));
-        assert!(effects.contains(&crate::tui::action::Effect::StartExpansion));
+        assert!(effects.contains(&crate::tui::action::Effect::Job(
+            crate::jobs::Request::StartExpansion
+        )));
         runner.send(Request::StartExpansion);
         let mut feed = JobFeed::new();
         let mut clock = tokio::time::interval(Duration::from_millis(100));

@@ -6,6 +6,7 @@ use super::app::App;
 use super::test_support::app;
 use super::update::update;
 use crate::book::NodeId;
+use crate::jobs::Request;
 use crate::jobs::{JobEvent, JobId, JobKind, Priority};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -44,7 +45,10 @@ fn the_highlight_stays_on_a_cancelled_job_and_ctrl_r_retries_it() {
     }
     key(&mut app, "]");
     assert_eq!(app.selected_job().unwrap().id, JobId(2));
-    assert_eq!(key(&mut app, "c"), vec![Effect::CancelJob(JobId(2))]);
+    assert_eq!(
+        key(&mut app, "c"),
+        vec![Effect::Job(Request::Cancel(JobId(2)))]
+    );
     update(
         &mut app,
         Action::Job(JobEvent::Cancelled {
@@ -53,7 +57,10 @@ fn the_highlight_stays_on_a_cancelled_job_and_ctrl_r_retries_it() {
         }),
     );
     assert_eq!(app.selected_job().unwrap().id, JobId(2));
-    assert_eq!(key(&mut app, "ctrl-r"), vec![Effect::RetryJob(JobId(2))]);
+    assert_eq!(
+        key(&mut app, "ctrl-r"),
+        vec![Effect::Job(Request::Retry(JobId(2)))]
+    );
     // Another job finishing does not move the highlight either.
     update(
         &mut app,

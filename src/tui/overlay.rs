@@ -6,6 +6,7 @@
 use super::action::Effect;
 use super::app::App;
 use crate::go::Move;
+use crate::jobs::Request;
 use crate::nn::output::NnEval;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, VecDeque};
@@ -102,7 +103,7 @@ pub fn request(app: &mut App) -> Option<Effect> {
         return None;
     }
     app.evals.pending.insert(line.clone());
-    Some(Effect::Evaluate { line })
+    Some(Effect::Job(Request::Evaluate { line }))
 }
 
 /// An evaluation arrived, or the reason there is none: then the overlay turns off and says why.

@@ -10,6 +10,7 @@ use super::update::update;
 use crate::book::interop::katabook;
 use crate::go::{Move, Point};
 use crate::jobs::JobEvent;
+use crate::jobs::Request;
 use crate::nn::output::NnEval;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -89,7 +90,10 @@ fn ownership_is_drawn_on_its_points_in_any_view() {
         &mut app,
         Action::Run(Command::Overlay(Some(Overlay::Ownership))),
     );
-    assert_eq!(effects, vec![Effect::Evaluate { line: vec![] }]);
+    assert_eq!(
+        effects,
+        vec![Effect::Job(Request::Evaluate { line: vec![] })]
+    );
     // Black sure of A7, White sure of G1, Black leaning at B6 (the network's numbers are White's).
     let e = eval(&app, &[("A7", -0.9), ("G1", 0.9), ("B6", -0.3)], &[]);
     let more = update(
@@ -181,7 +185,7 @@ fn each_position_is_evaluated_once_and_walking_back_is_instant() {
     let mut app = app();
     assert_eq!(
         key(&mut app, "o"),
-        vec![Effect::Evaluate { line: vec![] }],
+        vec![Effect::Job(Request::Evaluate { line: vec![] })],
         "o turns the ownership overlay on"
     );
     assert_eq!(app.overlay, Overlay::Ownership);
@@ -189,7 +193,10 @@ fn each_position_is_evaluated_once_and_walking_back_is_instant() {
     // Walking on before the answer asks for the next position; the first is still on its way.
     let effects = key(&mut app, "l");
     let line = app.line();
-    assert_eq!(effects, vec![Effect::Evaluate { line: line.clone() }]);
+    assert_eq!(
+        effects,
+        vec![Effect::Job(Request::Evaluate { line: line.clone() })]
+    );
     for l in [vec![], line.clone()] {
         let e = eval(&app, &[("A7", -0.9)], &[]);
         update(
@@ -219,7 +226,7 @@ fn an_engine_without_a_network_says_the_overlay_is_unavailable() {
     let shared = SharedBook::new(book, None);
     let rollout = crate::engine::rollout::RolloutEngine::new(1);
     let effects = key(&mut app, "o");
-    let Some(Effect::Evaluate { line }) = effects.first().cloned() else {
+    let Some(Effect::Job(Request::Evaluate { line })) = effects.first().cloned() else {
         panic!("no evaluation asked for: {effects:?}");
     };
     let eval = crate::jobs::evaluate::evaluate(&shared, &rollout, &line);

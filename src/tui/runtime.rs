@@ -330,23 +330,7 @@ fn perform(
 ) {
     for effect in effects {
         let request = match effect {
-            Effect::StartExpansion => Request::StartExpansion,
-            Effect::PauseExpansion => Request::PauseExpansion,
-            Effect::StopExpansion => Request::StopExpansion,
-            Effect::AnalyzeLine { line, priority } => Request::AnalyzeLine { line, priority },
-            Effect::SetMarks { line, marks } => Request::SetMarks { line, marks },
-            Effect::CancelJob(id) => Request::Cancel(id),
-            Effect::Export {
-                file,
-                line,
-                subtree,
-            } => Request::Export {
-                file: PathBuf::from(file),
-                line,
-                subtree,
-            },
-            Effect::RetryJob(id) => Request::Retry(id),
-            Effect::Evaluate { line } if runner.is_none() => {
+            Effect::Job(Request::Evaluate { line }) if runner.is_none() => {
                 // Answered here, so the overlay says why it is off instead of waiting.
                 let event = crate::jobs::JobEvent::Evaluated {
                     line,
@@ -356,7 +340,7 @@ fn perform(
                 debug_assert!(more.is_empty());
                 continue;
             }
-            Effect::Evaluate { line } => Request::Evaluate { line },
+            Effect::Job(request) => request,
             Effect::LoadTheme(name) => {
                 let action = theme_action(dirs, &name);
                 // A theme is a file read: it goes through the recorder like any other input.
@@ -381,11 +365,6 @@ fn perform(
                 debug_assert!(more.is_empty());
                 continue;
             }
-            Effect::Endgame(request) => Request::Endgame {
-                request,
-                // Asked for by the user who is waiting for it: ahead of background expansion.
-                priority: crate::jobs::Priority(10),
-            },
             Effect::LoadEndgame(file) => {
                 // A small file read, like a theme's; its content goes through the recorder.
                 let action = endgame_file_action(&file);

@@ -10,6 +10,7 @@ use crate::book::Book;
 use crate::book::marks::Mark;
 use crate::book::view::{book_view, node_view};
 use crate::go::{Move, Symmetry};
+use crate::jobs::Request;
 use crate::jobs::{JobEvent, JobId, JobKind, JobState, Priority};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -134,10 +135,10 @@ fn marks_history_bookmarks_and_the_command_line() {
     let effects = keys(&mut app, &["X"]);
     assert_eq!(
         effects,
-        vec![Effect::SetMarks {
+        vec![Effect::Job(Request::SetMarks {
             line: line.clone(),
             marks: vec![Mark::Expand(1.0)]
-        }]
+        })]
     );
     assert_eq!(app.current().unwrap().marks, vec![Mark::Expand(1.0)]);
     keys(&mut app, &["V", "X"]);
@@ -149,10 +150,10 @@ fn marks_history_bookmarks_and_the_command_line() {
     let effects = keys(&mut app, &["-"]);
     assert_eq!(
         effects,
-        vec![Effect::SetMarks {
+        vec![Effect::Job(Request::SetMarks {
             line: line.clone(),
             marks: vec![]
-        }]
+        })]
     );
 
     keys(&mut app, &["ctrl-b", "g", "alt-left"]);
@@ -178,10 +179,10 @@ fn marks_history_bookmarks_and_the_command_line() {
     let effects = keys(&mut app, &["A"]);
     assert_eq!(
         effects,
-        vec![Effect::AnalyzeLine {
+        vec![Effect::Job(Request::AnalyzeLine {
             line: app.line(),
             priority: Priority(10)
-        }]
+        })]
     );
 }
 
@@ -208,13 +209,25 @@ fn an_engine_with_a_caution_is_named_on_the_status_line_and_space_asks_first() {
     assert!(text.contains("(unreliable here)"), "{text}");
     // `y` starts it, and the question is not asked again.
     keys(&mut app, &["space"]);
-    assert_eq!(keys(&mut app, &["y"]), vec![Effect::StartExpansion]);
-    assert_eq!(keys(&mut app, &["space"]), vec![Effect::PauseExpansion]);
-    assert_eq!(keys(&mut app, &["space"]), vec![Effect::StartExpansion]);
+    assert_eq!(
+        keys(&mut app, &["y"]),
+        vec![Effect::Job(Request::StartExpansion)]
+    );
+    assert_eq!(
+        keys(&mut app, &["space"]),
+        vec![Effect::Job(Request::PauseExpansion)]
+    );
+    assert_eq!(
+        keys(&mut app, &["space"]),
+        vec![Effect::Job(Request::StartExpansion)]
+    );
     // The network engine has nothing to confirm.
     let (mut app, _) = app_with_engine("mcts (g170-b6c96)");
     assert!(screen(&app).contains("engine mcts (g170-b6c96)"));
-    assert_eq!(keys(&mut app, &["space"]), vec![Effect::StartExpansion]);
+    assert_eq!(
+        keys(&mut app, &["space"]),
+        vec![Effect::Job(Request::StartExpansion)]
+    );
 }
 
 #[test]
@@ -234,7 +247,10 @@ fn an_engine_that_did_not_grow_the_book_asks_before_mixing() {
     assert_eq!(keys(&mut app, &["n"]), vec![]);
     assert!(screen(&app).contains("trim it"), "{}", screen(&app));
     keys(&mut app, &["space"]);
-    assert_eq!(keys(&mut app, &["y"]), vec![Effect::StartExpansion]);
+    assert_eq!(
+        keys(&mut app, &["y"]),
+        vec![Effect::Job(Request::StartExpansion)]
+    );
 }
 
 fn app_with_engine(name: &str) -> (App, Book) {
@@ -251,10 +267,19 @@ fn app_with_engine(name: &str) -> (App, Book) {
 #[test]
 fn expansion_controls_and_job_events() {
     let (mut app, book) = app(80, 24);
-    assert_eq!(keys(&mut app, &["space"]), vec![Effect::StartExpansion]);
+    assert_eq!(
+        keys(&mut app, &["space"]),
+        vec![Effect::Job(Request::StartExpansion)]
+    );
     assert_eq!(app.expansion, Expansion::Running);
-    assert_eq!(keys(&mut app, &["space"]), vec![Effect::PauseExpansion]);
-    assert_eq!(keys(&mut app, &["esc"]), vec![Effect::StopExpansion]);
+    assert_eq!(
+        keys(&mut app, &["space"]),
+        vec![Effect::Job(Request::PauseExpansion)]
+    );
+    assert_eq!(
+        keys(&mut app, &["esc"]),
+        vec![Effect::Job(Request::StopExpansion)]
+    );
     assert_eq!(app.expansion, Expansion::Stopped);
 
     let id = JobId(1);
@@ -283,7 +308,10 @@ fn expansion_controls_and_job_events() {
         "{}",
         screen(&app)
     );
-    assert_eq!(keys(&mut app, &["c"]), vec![Effect::CancelJob(id)]);
+    assert_eq!(
+        keys(&mut app, &["c"]),
+        vec![Effect::Job(Request::Cancel(id))]
+    );
     update(
         &mut app,
         Action::Job(JobEvent::Failed {
@@ -293,7 +321,10 @@ fn expansion_controls_and_job_events() {
         }),
     );
     assert!(app.status.is_error);
-    assert_eq!(keys(&mut app, &["ctrl-r"]), vec![Effect::RetryJob(id)]);
+    assert_eq!(
+        keys(&mut app, &["ctrl-r"]),
+        vec![Effect::Job(Request::Retry(id))]
+    );
 
     // A node update that reorders the moves keeps the cursor on the highlighted move.
     keys(&mut app, &["l", "j"]);

@@ -4,7 +4,7 @@
 use super::{error, info};
 use crate::book::marks::Mark;
 use crate::book::view::NodeView;
-use crate::jobs::{JobEvent, JobKind, JobState};
+use crate::jobs::{JobEvent, JobKind, JobState, Request};
 use crate::tui::action::{Command, Effect};
 use crate::tui::app::{App, Expansion, JobView, Status};
 
@@ -24,10 +24,10 @@ pub(super) fn run(app: &mut App, command: Command) -> Vec<Effect> {
                     priority.0
                 ),
             );
-            return vec![Effect::AnalyzeLine {
+            return vec![Effect::Job(Request::AnalyzeLine {
                 line: app.line(),
                 priority,
-            }];
+            })];
         }
         Command::ExpandStart => {
             if crate::tui::confirm::ask(app, &Command::ExpandStart) {
@@ -35,7 +35,7 @@ pub(super) fn run(app: &mut App, command: Command) -> Vec<Effect> {
             }
             app.expansion = Expansion::Running;
             info(app, "expansion running".into());
-            return vec![Effect::StartExpansion];
+            return vec![Effect::Job(Request::StartExpansion)];
         }
         Command::ExpandPause if app.expansion == Expansion::Running => {
             app.expansion = Expansion::Paused;
@@ -43,12 +43,12 @@ pub(super) fn run(app: &mut App, command: Command) -> Vec<Effect> {
                 app,
                 "expansion paused: running searches finish, no new ones start".into(),
             );
-            return vec![Effect::PauseExpansion];
+            return vec![Effect::Job(Request::PauseExpansion)];
         }
         Command::ExpandStop if app.expansion != Expansion::Stopped => {
             app.expansion = Expansion::Stopped;
             info(app, "expansion stopped".into());
-            return vec![Effect::StopExpansion];
+            return vec![Effect::Job(Request::StopExpansion)];
         }
         Command::ExpandToggle => {
             let next = if app.expansion == Expansion::Running {
@@ -63,13 +63,15 @@ pub(super) fn run(app: &mut App, command: Command) -> Vec<Effect> {
             app.job_cursor = (app.job_cursor + 1).min(app.jobs.len().saturating_sub(1))
         }
         Command::CancelJob => match app.selected_job() {
-            Some(job) if !job.state.is_finished() => return vec![Effect::CancelJob(job.id)],
+            Some(job) if !job.state.is_finished() => {
+                return vec![Effect::Job(Request::Cancel(job.id))];
+            }
             Some(_) => info(app, "that job has already finished".into()),
             None => info(app, "no job selected".into()),
         },
         Command::RetryJob => match app.selected_job() {
             Some(job) if matches!(job.state, JobState::Failed | JobState::Cancelled) => {
-                return vec![Effect::RetryJob(job.id)];
+                return vec![Effect::Job(Request::Retry(job.id))];
             }
             Some(_) => info(app, "only failed or cancelled jobs can be retried".into()),
             None => info(app, "no job selected".into()),
@@ -107,7 +109,7 @@ pub(super) fn set_mark(app: &mut App, mark: Option<Mark>) -> Vec<Effect> {
         None => "marks removed".into(),
     };
     info(app, text);
-    vec![Effect::SetMarks { line, marks }]
+    vec![Effect::Job(Request::SetMarks { line, marks })]
 }
 
 pub(super) fn on_job(app: &mut App, event: JobEvent) {

@@ -13,6 +13,7 @@ use super::keymap::Keymap;
 use super::theme::Theme;
 use crate::book::NodeId;
 use crate::go::Symmetry;
+use crate::jobs::Request;
 
 pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
     let mut effects = apply(app, action);
@@ -247,11 +248,11 @@ pub fn run(app: &mut App, command: Command) -> Vec<Effect> {
         Command::ToggleGraph => app.show_graph = !app.show_graph,
         Command::Overlay(choice) => super::overlay::set(app, choice),
         Command::Export { file, subtree } => {
-            return vec![Effect::Export {
-                file,
+            return vec![Effect::Job(Request::Export {
+                file: file.into(),
                 line: app.line(),
                 subtree,
-            }];
+            })];
         }
         Command::Help => app.mode = Mode::Help(0),
         Command::CommandLine => app.mode = Mode::Command(String::new()),
