@@ -91,6 +91,35 @@ impl EngineArgs {
     }
 }
 
+/// The board and rules of a new book: `--size`, `--rules` (KataGo's names) and `--komi`.
+#[derive(Args, Clone, Debug)]
+pub struct BookSetup {
+    #[arg(long, default_value = "7x7")]
+    pub size: String,
+    #[arg(long, default_value = "tromp-taylor")]
+    pub rules: String,
+    #[arg(long, default_value_t = 9.0, allow_negative_numbers = true)]
+    pub komi: f64,
+}
+
+impl BookSetup {
+    /// The board size and the rules with the komi, checked.
+    pub fn parse(&self) -> Result<(BoardSize, Rules)> {
+        let size = BoardSize::parse(&self.size)?;
+        let rules = Rules::parse(&self.rules)?.with_komi(Komi::from_f64(self.komi)?);
+        Ok((size, rules))
+    }
+}
+
+/// A multi-threaded tokio runtime with `workers` threads (`None`: tokio's default, one per core).
+pub fn runtime(workers: Option<usize>) -> std::io::Result<tokio::runtime::Runtime> {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    if let Some(n) = workers {
+        builder.worker_threads(n);
+    }
+    builder.enable_all().build()
+}
+
 /// `--seconds` checked: a positive, finite number of seconds.
 pub fn time_limit(seconds: Option<f64>) -> Result<Option<Duration>> {
     seconds

@@ -10,7 +10,7 @@ use tengen::go::{Board, BoardSize, Color};
 #[derive(Subcommand)]
 pub enum BenchCommand {
     /// Uniformly random playouts (no own-eye filling) to the end
-    Playouts(PlayoutArgs),
+    Playouts(SpeedArgs),
     /// Workbench speed: frame render time with a 1,000,000-node book, key-to-frame latency under load
     Ui(super::bench_ui::UiArgs),
     /// Raw network evaluations per second, by batch size
@@ -21,20 +21,21 @@ pub enum BenchCommand {
     /// with --grow, a book grown by an engine: nodes, visits and network evaluations per second
     Book(crate::cli::bench_book::BookBenchArgs),
     /// The rollout engine's search from the empty board: playouts per second through the tree
-    Rollout(RolloutArgs),
+    Rollout(SpeedArgs),
     /// The exact endgame solver's time against region size, over a folder of problems
     Endgame(EndgameBenchArgs),
     /// Session recording bytes per minute of continuous expansion, and a frame-exact replay check
     Recording(super::bench_recording::RecordingArgs),
 }
 
+/// A speed measurement on an empty board: `tengen bench playouts` and `tengen bench rollout`.
 #[derive(Args)]
-pub struct RolloutArgs {
+pub struct SpeedArgs {
     #[arg(long, default_value = "9x9")]
     size: String,
     #[arg(long, default_value_t = 5.0)]
     seconds: f64,
-    /// Search threads (0: all cores)
+    /// Threads (for `rollout`, 0: all cores)
     #[arg(long, default_value_t = 1)]
     threads: usize,
     #[arg(long, default_value_t = 1)]
@@ -51,18 +52,6 @@ pub struct EndgameBenchArgs {
     /// Positions a search may visit before it gives up
     #[arg(long, default_value_t = tengen::endgame::exact::MAX_POSITIONS)]
     positions: usize,
-}
-
-#[derive(Args)]
-pub struct PlayoutArgs {
-    #[arg(long, default_value = "9x9")]
-    size: String,
-    #[arg(long, default_value_t = 5.0)]
-    seconds: f64,
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
 }
 
 pub fn run(cmd: BenchCommand) -> Result<ExitCode> {
@@ -139,7 +128,7 @@ fn endgame(args: EndgameBenchArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn playouts(args: PlayoutArgs) -> Result<ExitCode> {
+fn playouts(args: SpeedArgs) -> Result<ExitCode> {
     let size = BoardSize::parse(&args.size)?;
     let limit = Duration::from_secs_f64(args.seconds);
     let start = Instant::now();
@@ -181,7 +170,7 @@ fn playouts(args: PlayoutArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn rollout(args: RolloutArgs) -> Result<ExitCode> {
+fn rollout(args: SpeedArgs) -> Result<ExitCode> {
     use tengen::engine::rollout::RolloutEngine;
     use tengen::engine::{CancelToken, Query};
     let size = BoardSize::parse(&args.size)?;

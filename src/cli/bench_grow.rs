@@ -22,12 +22,8 @@ pub struct GrowArgs {
     /// Grow a book with an engine (the other options below) instead of measuring a synthetic book
     #[arg(long)]
     pub grow: bool,
-    #[arg(long, default_value = "7x7")]
-    size: String,
-    #[arg(long, default_value = "tromp-taylor")]
-    rules: String,
-    #[arg(long, default_value_t = 9.0, allow_negative_numbers = true)]
-    komi: f64,
+    #[command(flatten)]
+    setup: super::args::BookSetup,
     /// Seconds of growth; expansions still searching at the end are dropped
     #[arg(long, default_value_t = 60.0)]
     seconds: f64,
@@ -101,17 +97,8 @@ pub fn run(args: GrowArgs, seed: u64) -> Result<ExitCode> {
     let Some(spec_text) = args.engine.clone() else {
         bail!("--grow needs --engine SPEC (e.g. onnx:MODEL)");
     };
-    let position = super::args::PositionSpec {
-        size: args.size.clone(),
-        rules: args.rules.clone(),
-        komi: Some(args.komi),
-        moves: String::new(),
-    };
-    let game = position.game()?;
-    let mut book = Book::new(
-        BookMeta::new(game.size(), game.rules()),
-        CostParams::default(),
-    );
+    let (size, rules) = args.setup.parse()?;
+    let mut book = Book::new(BookMeta::new(size, rules), CostParams::default());
     recompute_everything(&mut book);
     let grower = engine(&args, &spec_text)?;
     let dir = std::env::temp_dir().join(format!("tengen-bench-grow-{}", std::process::id()));
@@ -122,10 +109,7 @@ pub fn run(args: GrowArgs, seed: u64) -> Result<ExitCode> {
         quick_visits: args.quick_visits,
         seed,
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
+    let runtime = super::args::runtime(Some(2))?;
     let cancel = CancelToken::default();
     let counts = |g: &Grower| {
         g.mcts.as_ref().map(|m| {

@@ -51,9 +51,7 @@ pub fn run(args: RecordingArgs) -> Result<ExitCode> {
     if args.seconds.is_nan() || args.seconds <= 0.0 {
         bail!("--seconds must be above 0 (got {})", args.seconds);
     }
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
+    let rt = super::args::runtime(None)?;
     let _inside = rt.enter();
     let options = SpecOptions {
         threads: 1,

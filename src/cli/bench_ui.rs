@@ -73,9 +73,7 @@ pub fn run(args: UiArgs) -> Result<ExitCode> {
     }
     report("render 200x60, 1M-node book", &mut times);
 
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
+    let rt = super::args::runtime(None)?;
     let mut latencies = rt.block_on(latency(args.keys))?;
     report("key-to-frame with 2 expansion jobs", &mut latencies);
     Ok(ExitCode::SUCCESS)

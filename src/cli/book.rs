@@ -10,7 +10,7 @@ use tengen::book::marks::{self, Mark};
 use tengen::book::store::{self, BookStore, Record};
 use tengen::book::{Book, BookMeta, CostParams, OrientedNode, recompute_everything};
 use tengen::engine::CancelToken;
-use tengen::go::{BoardSize, BookHash, Komi, Move, Rules};
+use tengen::go::{BookHash, Move};
 
 #[derive(Subcommand)]
 pub enum BookCommand {
@@ -44,12 +44,8 @@ pub enum BookCommand {
 
 #[derive(Args)]
 pub struct NewArgs {
-    #[arg(long, default_value = "7x7")]
-    size: String,
-    #[arg(long, default_value = "tromp-taylor")]
-    rules: String,
-    #[arg(long, default_value_t = 9.0, allow_negative_numbers = true)]
-    komi: f64,
+    #[command(flatten)]
+    setup: super::args::BookSetup,
     /// History kept in node identities (KataGo's repBound; never change it for an existing book)
     #[arg(long, default_value_t = 9)]
     rep_bound: usize,
@@ -188,8 +184,7 @@ pub fn run(cmd: BookCommand) -> Result<ExitCode> {
 }
 
 fn new(a: NewArgs) -> Result<ExitCode> {
-    let size = BoardSize::parse(&a.size)?;
-    let rules = Rules::parse(&a.rules)?.with_komi(Komi::from_f64(a.komi)?);
+    let (size, rules) = a.setup.parse()?;
     if !(3..=1000).contains(&a.rep_bound) {
         bail!("--rep-bound must be within 3..1000 (KataGo's range)");
     }
@@ -229,6 +224,23 @@ pub(super) fn view_for(book: &Book, line: &str) -> Result<OrientedNode> {
         .with_context(|| format!("following `{line}` from the root"))
 }
 
+/// A two-worker runtime and the engine that grows `book` (stored in `file`), refused when it would mix
+/// engines in the book without `allow_mixed`.
+fn runtime_and_engine(
+    book: &Book,
+    engine: &super::args::EngineArgs,
+    allow_mixed: bool,
+    file: &std::path::Path,
+) -> Result<(tokio::runtime::Runtime, Box<dyn tengen::engine::Engine>)> {
+    let runtime = super::args::runtime(Some(2))?;
+    let engine = {
+        let _inside = runtime.enter();
+        engine.build_for_book(book.meta.size)?
+    };
+    super::book_trim::check_mixing(book, &engine.id(), allow_mixed, file)?;
+    Ok((runtime, engine))
+}
+
 fn expand(a: ExpandArgs) -> Result<ExitCode> {
     let time_limit = super::args::time_limit(a.seconds)?;
     let (mut store, mut book, _) = BookStore::open(&a.file)?;
@@ -237,15 +249,7 @@ fn expand(a: ExpandArgs) -> Result<ExitCode> {
         quick_visits: a.quick_visits.unwrap_or(a.visits.div_ceil(2)),
         seed: a.seed,
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
-    let engine = {
-        let _inside = runtime.enter();
-        a.engine.build_for_book(book.meta.size)?
-    };
-    super::book_trim::check_mixing(&book, &engine.id(), a.allow_mixed, &a.file)?;
+    let (runtime, engine) = runtime_and_engine(&book, &a.engine, a.allow_mixed, &a.file)?;
     let cancel = CancelToken::default();
     let json = a.json;
     let iterations = match (a.iterations, time_limit) {
@@ -431,15 +435,7 @@ fn export(a: ExportArgs) -> Result<ExitCode> {
 fn import_sgf(a: ImportSgfArgs) -> Result<ExitCode> {
     let (mut store, mut book, _) = BookStore::open(&a.file)?;
     let before = book.len();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
-    let engine = {
-        let _inside = runtime.enter();
-        a.engine.build_for_book(book.meta.size)?
-    };
-    super::book_trim::check_mixing(&book, &engine.id(), a.allow_mixed, &a.file)?;
+    let (runtime, engine) = runtime_and_engine(&book, &a.engine, a.allow_mixed, &a.file)?;
     let import = tengen::book::interop::sgf::import_lines(&mut book, &a.sgf)?;
     for cut in &import.cut {
         eprintln!(

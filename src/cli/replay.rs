@@ -45,9 +45,7 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode> {
             );
         }
         _ => {
-            let rt = tokio::runtime::Builder::new_multi_thread()
-                .enable_all()
-                .build()?;
+            let rt = super::args::runtime(None)?;
             rt.block_on(replay::on_screen(records, args.speed))?;
         }
     }

@@ -92,9 +92,7 @@ pub fn run(args: OpenArgs) -> Result<ExitCode> {
         (size, _) => open_shipped_book(shipped_book(size.as_deref())?, dirs.as_ref())?,
     };
     let size = book.meta.size;
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
+    let rt = super::args::runtime(None)?;
     // Engines that run a process need the runtime while they start.
     let _inside = rt.enter();
     let engine_spec = args.engine.clone().unwrap_or_else(|| config.engine.clone());
@@ -165,9 +163,7 @@ pub fn run(args: OpenArgs) -> Result<ExitCode> {
         engine: engine_status,
         book_file,
     };
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
+    let rt = super::args::runtime(None)?;
     rt.block_on(runtime::run(options))?;
     if let Some(path) = session_path {
         eprintln!(

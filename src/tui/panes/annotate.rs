@@ -12,7 +12,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
+use ratatui::widgets::{Clear, Paragraph, Widget};
 
 pub struct AnnotatePane<'a> {
     pub app: &'a App,
@@ -45,18 +45,13 @@ impl Widget for AnnotatePane<'_> {
             Some(n) => format!(" · leaves the book at {n}"),
             None => String::new(),
         };
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(Style::default().fg(theme.border))
-            .title(format!(
-                " Game {name} · move {}/{}{left} ",
-                game.at,
-                game.moves.len()
-            ))
-            .title_style(Style::default().fg(theme.title));
+        let title = format!(
+            " Game {name} · move {}/{}{left} ",
+            game.at,
+            game.moves.len()
+        );
         Clear.render(area, buf);
-        let inner = block.inner(area);
-        block.render(area, buf);
+        let inner = super::draw_block(super::pane_block(theme, title), area, buf);
         let dim = Style::default().fg(theme.dim);
         let mut lines = vec![Line::styled(
             format!(

@@ -11,7 +11,7 @@ use crate::tui::theme::Glyphs;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
-use ratatui::widgets::{Block, Borders, Widget};
+use ratatui::widgets::Widget;
 
 const COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRST";
 /// How many moves of the highlighted line the board previews.
@@ -44,13 +44,7 @@ impl Widget for BoardPane<'_> {
             ),
             None => " board ".into(),
         };
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(Style::default().fg(theme.border))
-            .title(title)
-            .title_style(Style::default().fg(theme.title));
-        let inner = block.inner(area);
-        block.render(area, buf);
+        let inner = super::draw_block(super::pane_block(theme, title), area, buf);
         let (Some(book), Some(game)) = (&app.book, &app.game) else {
             return;
         };

@@ -7,7 +7,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::symbols::Marker;
 use ratatui::text::Span;
-use ratatui::widgets::{Axis, Block, Borders, Chart, Clear, Dataset, GraphType, Widget};
+use ratatui::widgets::{Axis, Chart, Clear, Dataset, GraphType, Widget};
 
 /// How many moves past the current position the graph follows the best line.
 const AHEAD: usize = 20;
@@ -47,13 +47,14 @@ impl Widget for GraphPane<'_> {
         let app = self.app;
         let theme = &app.theme;
         Clear.render(area, buf);
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(Style::default().fg(theme.border))
-            .title(" Graph · B win% and B score along the line, then the best moves · w hides ")
-            .title_style(Style::default().fg(theme.title));
-        let inner = block.inner(area);
-        block.render(area, buf);
+        let inner = super::draw_block(
+            super::pane_block(
+                theme,
+                " Graph · B win% and B score along the line, then the best moves · w hides ",
+            ),
+            area,
+            buf,
+        );
         let (points, walked) = series(app);
         if points.is_empty() {
             return;

@@ -8,7 +8,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Widget};
+use ratatui::widgets::{Paragraph, Widget};
 
 pub struct JobsPane<'a> {
     pub app: &'a App,
@@ -33,15 +33,14 @@ impl Widget for JobsPane<'_> {
             Expansion::Paused => "expansion paused",
             Expansion::Stopped => "expansion stopped",
         };
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(Style::default().fg(theme.border))
-            .title(format!(
-                " Jobs · {running} running · {queued} queued · {expansion} "
-            ))
-            .title_style(Style::default().fg(theme.title));
-        let inner = block.inner(area);
-        block.render(area, buf);
+        let inner = super::draw_block(
+            super::pane_block(
+                theme,
+                format!(" Jobs · {running} running · {queued} queued · {expansion} "),
+            ),
+            area,
+            buf,
+        );
         if app.jobs.is_empty() && app.expansions_done == 0 {
             let hint = "no jobs · space starts expansion · a queues deep analysis of this line";
             Paragraph::new(Line::styled(hint, Style::default().fg(theme.dim))).render(inner, buf);

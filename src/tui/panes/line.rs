@@ -7,7 +7,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 pub struct LinePane<'a> {
     pub app: &'a App,
@@ -17,13 +17,7 @@ impl Widget for LinePane<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let app = self.app;
         let theme = &app.theme;
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(Style::default().fg(theme.border))
-            .title(" Line ")
-            .title_style(Style::default().fg(theme.title));
-        let inner = block.inner(area);
-        block.render(area, buf);
+        let inner = super::draw_block(super::pane_block(theme, " Line "), area, buf);
         let (Some(book), Some(node)) = (&app.book, app.current()) else {
             return;
         };

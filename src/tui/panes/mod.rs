@@ -1,5 +1,5 @@
-//! One file per pane; each draws from the [`App`](super::app::App) only. Shared here: how bad a move is,
-//! and the colour that says so.
+//! One file per pane; each draws from the [`App`](super::app::App) only. Shared here: a pane's frame, how
+//! bad a move is, and the colour that says so.
 
 pub mod annotate;
 pub mod board;
@@ -14,7 +14,27 @@ pub mod status;
 use super::theme::Theme;
 use crate::book::view::BlackValues;
 use crate::go::Color as Player;
-use ratatui::style::Color;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Style};
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Borders, Widget};
+
+/// A pane's bordered block: the border in the theme's border colour, `title` in its title colour.
+pub fn pane_block<'a>(theme: &Theme, title: impl Into<Line<'a>>) -> Block<'a> {
+    Block::default()
+        .borders(Borders::ALL)
+        .border_style(Style::default().fg(theme.border))
+        .title(title)
+        .title_style(Style::default().fg(theme.title))
+}
+
+/// Draws `block` over `area` and returns the area inside its border.
+pub fn draw_block(block: Block, area: Rect, buf: &mut Buffer) -> Rect {
+    let inner = block.inner(area);
+    block.render(area, buf);
+    inner
+}
 
 /// How much worse a move is than the best one: the points it loses for the side to move, in KaTrain's six
 /// classes (its default thresholds 12, 6, 3, 1.5 and 0.5 points; purple, red, orange, yellow, light green

@@ -9,7 +9,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Widget};
+use ratatui::widgets::{Paragraph, Widget};
 
 pub struct MovesPane<'a> {
     pub app: &'a App,
@@ -102,13 +102,7 @@ impl Widget for MovesPane<'_> {
             ),
             None => " Moves ".into(),
         };
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(Style::default().fg(theme.border))
-            .title(title)
-            .title_style(Style::default().fg(theme.title));
-        let inner = block.inner(area);
-        block.render(area, buf);
+        let inner = super::draw_block(super::pane_block(theme, title), area, buf);
         let Some(node) = node else { return };
 
         let shown = visible_columns(inner.width as usize);

@@ -10,7 +10,7 @@ use crate::tui::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
-use ratatui::widgets::{Block, Borders, Widget};
+use ratatui::widgets::Widget;
 
 const COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
 
@@ -82,13 +82,8 @@ impl Widget for RegionBoard<'_> {
             position.region.len(),
             position.empty_in_region()
         );
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(Style::default().fg(theme.border))
-            .title(title)
-            .title_style(Style::default().fg(theme.title));
-        let inner = block.inner(area);
-        block.render(area, buf);
+        let inner =
+            crate::tui::panes::draw_block(crate::tui::panes::pane_block(theme, title), area, buf);
         let Ok(size) = position.size() else { return };
         if inner.width < 5 || inner.height < 2 {
             return;

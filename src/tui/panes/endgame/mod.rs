@@ -35,20 +35,8 @@ impl Widget for EndgamePane<'_> {
             .answer
             .map(|a| format!(" · answer {}", a.mixed()))
             .unwrap_or_default();
-        let block = Block::default()
-            .borders(Borders::TOP)
-            .border_style(Style::default().fg(theme.border))
-            .title(format!(
-                " Endgame · {}{answer} ",
-                short_name(&state.position.name)
-            ))
-            .title_style(
-                Style::default()
-                    .fg(theme.title)
-                    .add_modifier(Modifier::BOLD),
-            );
-        let inner = block.inner(area);
-        block.render(area, buf);
+        let title = format!(" Endgame · {}{answer} ", short_name(&state.position.name));
+        let inner = super::draw_block(bold_block(theme, title).borders(Borders::TOP), area, buf);
         // The board takes what it needs up to about 45% of the width; the columns share the rest.
         let board_w = RegionBoard::width_for(state).min((inner.width as u32 * 45 / 100) as u16);
         let [board, results] =
@@ -153,17 +141,9 @@ impl Widget for ColumnView<'_> {
         } else {
             theme.border
         };
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(Style::default().fg(border))
-            .title(format!(" {} ", column.method.name()))
-            .title_style(
-                Style::default()
-                    .fg(theme.title)
-                    .add_modifier(Modifier::BOLD),
-            );
-        let inner = block.inner(area);
-        block.render(area, buf);
+        let block = bold_block(theme, format!(" {} ", column.method.name()))
+            .border_style(Style::default().fg(border));
+        let inner = super::draw_block(block, area, buf);
         let dim = Style::default().fg(theme.dim);
         let text = Style::default().fg(theme.text);
         let status = self.status();
@@ -249,4 +229,13 @@ fn figures(report: &Report, theme: &Theme, text: Style, dim: Style) -> Vec<Line<
             ),
         ]),
     ]
+}
+
+/// A pane block whose title is bold: the endgame pane's frame and its columns'.
+fn bold_block<'a>(theme: &Theme, title: String) -> Block<'a> {
+    super::pane_block(theme, title).title_style(
+        Style::default()
+            .fg(theme.title)
+            .add_modifier(Modifier::BOLD),
+    )
 }
