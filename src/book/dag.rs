@@ -82,6 +82,29 @@ pub struct Edge {
     pub games: GameCounts,
 }
 
+impl Edge {
+    /// A move to `child` with its prior, before the cost model has run and with no games from records.
+    pub fn new(
+        mv: Move,
+        to_child: Symmetry,
+        child: NodeId,
+        prior: f32,
+        added_by: EngineRef,
+    ) -> Edge {
+        Edge {
+            mv,
+            to_child,
+            child,
+            prior,
+            added_by,
+            cost_from_root: 0.0,
+            biggest_wl_cost: 0.0,
+            is_wl_pv: false,
+            games: GameCounts::default(),
+        }
+    }
+}
+
 /// Games from records: how many, how many had a result, and Black's wins among those in half points (a
 /// draw counts one), as the record tree counts them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]

@@ -10,8 +10,7 @@
 
 use super::cost::{batch_size, cheapest};
 use super::dag::{
-    Book, DagError, Edge, GameCounts, Node, NodeId, ParentLink, SearchValues,
-    conjugate_self_symmetries,
+    Book, DagError, Edge, Node, NodeId, ParentLink, SearchValues, conjugate_self_symmetries,
 };
 use super::provenance::EngineRef;
 use super::store::{BookStore, StoreError};
@@ -393,17 +392,7 @@ pub fn add_move(
         .inverse()
         .then(canonical.to_canonical)
         .then(book.node(child).to_canonical.inverse());
-    let edge = Edge {
-        mv: stored_mv,
-        to_child,
-        child,
-        prior,
-        added_by: by,
-        cost_from_root: 0.0,
-        biggest_wl_cost: 0.0,
-        is_wl_pv: false,
-        games: GameCounts::default(),
-    };
+    let edge = Edge::new(stored_mv, to_child, child, prior, by);
     let node = book.node_mut(parent);
     let at = node
         .edges

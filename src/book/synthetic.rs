@@ -2,9 +2,8 @@
 //! realistic branching and values) at any size, without a day of searching.
 
 use super::cost::CostParams;
-use super::dag::{
-    Book, BookMeta, Edge, GameCounts, Node, NodeId, ParentLink, SearchValues, SymmetrySet,
-};
+use super::dag::{Book, BookMeta, Edge, Node, NodeId, ParentLink, SearchValues, SymmetrySet};
+use super::provenance::EngineRef;
 use crate::go::playout::FastRng;
 use crate::go::{BoardSize, BookHash, Color, Move, Rules, Symmetry};
 
@@ -69,30 +68,29 @@ fn link(book: &mut Book, parent: NodeId, child: NodeId, rng: &mut FastRng) {
     let size = book.meta.size;
     let area = size.area();
     let start = rng.below(area);
-    let used: Vec<Move> = book.node(parent).edges.iter().map(|e| e.mv).collect();
-    let Some(mv) = (0..area)
-        .map(|k| Move::Play(size.from_row_major((start + k) % area)))
-        .find(|m| !used.contains(m))
-    else {
+    let Some(mv) = unused_move(book, parent, start) else {
         return;
     };
     let prior = rng.unit() as f32 * 0.5;
-    let at = book.node(parent).edges.len();
-    book.node_mut(parent).insert_edge(
-        at,
-        Edge {
-            mv,
-            to_child: Symmetry::IDENTITY,
-            child,
-            prior,
-            added_by: crate::book::EngineRef::UNKNOWN,
-            cost_from_root: 0.0,
-            biggest_wl_cost: 0.0,
-            is_wl_pv: false,
-            games: GameCounts::default(),
-        },
-    );
+    append_edge(book, parent, mv, child, prior);
     book.node_mut(child).push_parent(ParentLink { parent, mv });
+}
+
+/// The first move, in row-major order from point `start` round the board, that `parent` has no edge for.
+fn unused_move(book: &Book, parent: NodeId, start: usize) -> Option<Move> {
+    let size = book.meta.size;
+    let area = size.area();
+    let used: Vec<Move> = book.node(parent).edges.iter().map(|e| e.mv).collect();
+    (0..area)
+        .map(|k| Move::Play(size.from_row_major((start + k) % area)))
+        .find(|m| !used.contains(m))
+}
+
+/// Appends the edge `mv` from `parent` to `child`.
+fn append_edge(book: &mut Book, parent: NodeId, mv: Move, child: NodeId, prior: f32) {
+    let at = book.node(parent).edges.len();
+    let edge = Edge::new(mv, Symmetry::IDENTITY, child, prior, EngineRef::UNKNOWN);
+    book.node_mut(parent).insert_edge(at, edge);
 }
 
 /// Adds `count` new leaf children under `parent` with random values, the way an expansion does.
@@ -102,14 +100,9 @@ pub fn expand_randomly(
     count: usize,
     rng: &mut FastRng,
 ) -> Vec<NodeId> {
-    let size = book.meta.size;
     let mut changed = vec![parent];
     for _ in 0..count {
-        let used: Vec<Move> = book.node(parent).edges.iter().map(|e| e.mv).collect();
-        let Some(mv) = (0..size.area())
-            .map(|k| Move::Play(size.from_row_major(k)))
-            .find(|m| !used.contains(m))
-        else {
+        let Some(mv) = unused_move(book, parent, 0) else {
             break;
         };
         let hash = BookHash {
@@ -121,21 +114,8 @@ pub fn expand_randomly(
         node.not_in_book = random_values(rng);
         node.push_parent(ParentLink { parent, mv });
         let id = book.push_node(node);
-        let at = book.node(parent).edges.len();
-        book.node_mut(parent).insert_edge(
-            at,
-            Edge {
-                mv,
-                to_child: Symmetry::IDENTITY,
-                child: id,
-                prior: rng.unit() as f32 * 0.3,
-                added_by: crate::book::EngineRef::UNKNOWN,
-                cost_from_root: 0.0,
-                biggest_wl_cost: 0.0,
-                is_wl_pv: false,
-                games: GameCounts::default(),
-            },
-        );
+        let prior = rng.unit() as f32 * 0.3;
+        append_edge(book, parent, mv, id, prior);
         changed.push(id);
     }
     book.node_mut(parent).not_in_book = random_values(rng);

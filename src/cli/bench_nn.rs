@@ -27,15 +27,8 @@ pub struct NnBenchArgs {
     /// Sessions of the network to measure, comma-separated (0: one per core, as the engines do)
     #[arg(long, default_value = "0", value_delimiter = ',')]
     sessions: Vec<usize>,
-    /// ONNX Runtime intra-op threads per session
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
-    /// Let idle ORT threads spin (off by default: it loses on small busy machines)
-    #[arg(long)]
-    spin: bool,
-    /// cpu, cuda or cuda:N
-    #[arg(long, default_value = "cpu")]
-    device: String,
+    #[command(flatten)]
+    ort: OrtArgs,
     /// Seconds per batch size
     #[arg(long, default_value_t = 3.0)]
     seconds: f64,
@@ -61,19 +54,27 @@ pub struct SearchBenchArgs {
     /// Sessions of the network (0: one per core)
     #[arg(long, default_value_t = 0)]
     sessions: usize,
-    /// ONNX Runtime intra-op threads per session
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
-    #[arg(long)]
-    spin: bool,
-    /// cpu, cuda or cuda:N
-    #[arg(long, default_value = "cpu")]
-    device: String,
+    #[command(flatten)]
+    ort: OrtArgs,
     /// Seconds of raw evaluation before and after the search, for the ratio (0: skip)
     #[arg(long, default_value_t = 2.0)]
     raw_seconds: f64,
     #[arg(long)]
     json: bool,
+}
+
+/// How each ONNX Runtime session runs: `--threads`, `--spin`, `--device`.
+#[derive(Args)]
+pub struct OrtArgs {
+    /// ONNX Runtime intra-op threads per session
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Let idle ORT threads spin (off by default: it loses on small busy machines)
+    #[arg(long)]
+    spin: bool,
+    /// cpu, cuda or cuda:N
+    #[arg(long, default_value = "cpu")]
+    device: String,
 }
 
 pub(crate) fn session(
@@ -207,7 +208,7 @@ pub fn nn(args: NnBenchArgs) -> Result<ExitCode> {
     let positions = sample_positions(size, 64);
     let mut results = Vec::new();
     for &sessions in &args.sessions {
-        let options = session(sessions, args.threads, args.spin, &args.device)?;
+        let options = session(sessions, args.ort.threads, args.ort.spin, &args.ort.device)?;
         for &batch in &args.batch {
             let evaluator = Evaluator::open(
                 &args.model,
@@ -225,7 +226,7 @@ pub fn nn(args: NnBenchArgs) -> Result<ExitCode> {
                 println!(
                     "sessions {:>2} x {} thread(s), batch {batch:>3}: {:>8.1} evals/s, {:>8.1} evals per CPU-second",
                     evaluator.sessions(),
-                    args.threads,
+                    args.ort.threads,
                     rate.per_sec,
                     rate.per_cpu_sec
                 );
@@ -243,9 +244,9 @@ pub fn nn(args: NnBenchArgs) -> Result<ExitCode> {
         let json = serde_json::json!({
             "model": args.model.display().to_string(),
             "size": size.to_string(),
-            "threads": args.threads,
-            "spinning": args.spin,
-            "device": args.device,
+            "threads": args.ort.threads,
+            "spinning": args.ort.spin,
+            "device": args.ort.device,
             "results": results,
         });
         println!("{}", serde_json::to_string(&json)?);
@@ -262,7 +263,12 @@ pub fn search(args: SearchBenchArgs) -> Result<ExitCode> {
     };
     let game = args.position.game()?;
     let size = game.size();
-    let options = session(args.sessions, args.threads, args.spin, &args.device)?;
+    let options = session(
+        args.sessions,
+        args.ort.threads,
+        args.ort.spin,
+        &args.ort.device,
+    )?;
     let params = SearchParams {
         batch_size: args.batch.max(1),
         pipelined: args.batch > 1,
@@ -335,9 +341,9 @@ pub fn search(args: SearchBenchArgs) -> Result<ExitCode> {
             "visits_vs_raw_per_cpu_sec": visits_per_cpu_sec / raw_cpu,
             "batch": params.batch_size,
             "sessions": evaluator.sessions(),
-            "threads": args.threads,
+            "threads": args.ort.threads,
             "search_threads": params.threads,
-            "device": args.device,
+            "device": args.ort.device,
             "fallback": evaluator.fallback(),
             "best_move": best,
         });

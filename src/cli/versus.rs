@@ -222,41 +222,29 @@ async fn play_game(
                 break;
             }
         } else {
-            match opponent.genmove(color, size).await? {
-                GenMove::Resign => {
-                    let lead = if color == Color::Black {
-                        f64::NEG_INFINITY
-                    } else {
-                        f64::INFINITY
-                    };
-                    opponent.quit().await;
-                    return Ok(Outcome {
-                        engine_color,
-                        black_lead: lead,
-                        moves: game.moves().len(),
-                        note,
-                    });
-                }
-                GenMove::Play(mv) => {
-                    if let Err(e) = game.play(mv) {
-                        let lead = if color == Color::Black {
-                            f64::NEG_INFINITY
-                        } else {
-                            f64::INFINITY
-                        };
-                        note = Some(format!(
-                            "the opponent played the illegal {} ({e}) and forfeits",
-                            mv.to_gtp(size)
-                        ));
-                        opponent.quit().await;
-                        return Ok(Outcome {
-                            engine_color,
-                            black_lead: lead,
-                            moves: game.moves().len(),
-                            note,
-                        });
-                    }
-                }
+            // The opponent loses at once when it resigns or plays an illegal move.
+            let forfeit = match opponent.genmove(color, size).await? {
+                GenMove::Resign => Some(note.take()),
+                GenMove::Play(mv) => game.play(mv).err().map(|e| {
+                    Some(format!(
+                        "the opponent played the illegal {} ({e}) and forfeits",
+                        mv.to_gtp(size)
+                    ))
+                }),
+            };
+            if let Some(note) = forfeit {
+                opponent.quit().await;
+                let black_lead = if color == Color::Black {
+                    f64::NEG_INFINITY
+                } else {
+                    f64::INFINITY
+                };
+                return Ok(Outcome {
+                    engine_color,
+                    black_lead,
+                    moves: game.moves().len(),
+                    note,
+                });
             }
         }
     }

@@ -68,6 +68,23 @@ pub struct NnEval {
 }
 
 impl NnEval {
+    /// An even position with no opinion: 50% to win, no lead, every point unowned and every move's
+    /// probability 0 (`stdev` is the score's standard deviation). A starting point for tests and
+    /// hand-made evaluations.
+    pub fn even(points: usize, stdev: f32) -> NnEval {
+        NnEval {
+            white_win: 0.5,
+            white_loss: 0.5,
+            no_result: 0.0,
+            white_lead: 0.0,
+            white_score_mean: 0.0,
+            white_score_stdev: stdev,
+            policy: vec![Some(0.0); points],
+            policy_pass: 0.0,
+            white_ownership: vec![0.0; points],
+        }
+    }
+
     /// The probability of a move (0 for illegal moves).
     pub fn prior(&self, size: crate::go::BoardSize, mv: Move) -> f32 {
         match mv {

@@ -35,17 +35,7 @@ fn point(app: &App, gtp: &str) -> Point {
 fn eval(app: &App, ownership: &[(&str, f32)], policy: &[(&str, f32)]) -> Box<NnEval> {
     let size = app.book.as_ref().unwrap().size;
     let n = size.width() * size.height();
-    let mut e = NnEval {
-        white_win: 0.5,
-        white_loss: 0.5,
-        no_result: 0.0,
-        white_lead: 0.0,
-        white_score_mean: 0.0,
-        white_score_stdev: 10.0,
-        policy: vec![Some(0.0); n],
-        policy_pass: 0.0,
-        white_ownership: vec![0.0; n],
-    };
+    let mut e = NnEval::even(n, 10.0);
     for &(gtp, white) in ownership {
         e.white_ownership[size.row_major(point(app, gtp))] = white;
     }

@@ -7,8 +7,7 @@
 
 use crate::book::cost::CostParams;
 use crate::book::dag::{
-    Book, BookMeta, Edge, GameCounts, Node, NodeId, ParentLink, SearchValues, SymmetrySet,
-    transform_game,
+    Book, BookMeta, Edge, Node, NodeId, ParentLink, SearchValues, SymmetrySet, transform_game,
 };
 use crate::go::{
     BoardSize, BookHash, Color, Game, KoRule, Komi, Move, Rules, Scoring, Symmetry, Tax,
@@ -299,16 +298,14 @@ fn stored_node(n: &RawNode, hash: BookHash, to_canonical: Symmetry) -> Node {
     node.edges = n
         .moves
         .iter()
-        .map(|&(mv, to_child, child, prior)| Edge {
-            mv,
-            to_child,
-            child: NodeId(child as u32),
-            prior: prior as f32,
-            added_by: crate::book::EngineRef::UNKNOWN,
-            cost_from_root: 0.0,
-            biggest_wl_cost: 0.0,
-            is_wl_pv: false,
-            games: GameCounts::default(),
+        .map(|&(mv, to_child, child, prior)| {
+            Edge::new(
+                mv,
+                to_child,
+                NodeId(child as u32),
+                prior as f32,
+                crate::book::EngineRef::UNKNOWN,
+            )
         })
         .collect();
     node.parents = n

@@ -121,15 +121,8 @@ impl StoredNode {
             .enumerate()
             .map(|(i, &(mv, s, child, prior))| {
                 Ok(Edge {
-                    mv: move_from_code(mv),
-                    to_child: sym(s)?,
-                    child: NodeId(child),
-                    prior,
-                    added_by: by(i),
-                    cost_from_root: 0.0,
-                    biggest_wl_cost: 0.0,
-                    is_wl_pv: false,
                     games: games.next().unwrap_or_default(),
+                    ..Edge::new(move_from_code(mv), sym(s)?, NodeId(child), prior, by(i))
                 })
             })
             .collect::<Result<_, String>>()?;

@@ -26,18 +26,24 @@ fn same_structure(a: &Book, b: &Book) {
     }
 }
 
-/// The 7x7 katabook stored as `b.tengenbook` in a fresh temporary folder.
-fn stored_katabook() -> (tempfile::TempDir, Book, BookStore) {
+/// The 7x7 katabook stored as `b.tengenbook` in a fresh temporary folder (kept while the folder lives).
+fn stored_katabook() -> (tempfile::TempDir, PathBuf, Book, BookStore) {
     let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("b.tengenbook");
     let (book, _) = katabook::import(Path::new(KATABOOK)).unwrap();
-    let store = BookStore::create(&dir.path().join("b.tengenbook"), &book).unwrap();
-    (dir, book, store)
+    let store = BookStore::create(&path, &book).unwrap();
+    (dir, path, book, store)
+}
+
+/// Sets node `id`'s visits in `book` and appends the node to the store's log.
+fn append_visits(store: &mut BookStore, book: &mut Book, id: u32, visits: f64) {
+    book.node_mut(NodeId(id)).not_in_book.visits = visits;
+    store.append_nodes(book, &[NodeId(id)]).unwrap();
 }
 
 #[test]
 fn snapshot_and_log_round_trip() {
-    let (dir, book, mut store) = stored_katabook();
-    let path = dir.path().join("b.tengenbook");
+    let (_dir, path, book, mut store) = stored_katabook();
     let mut changed = book.clone();
     changed.node_mut(NodeId(5)).not_in_book.visits += 17.0;
     changed.marks.insert(
@@ -68,14 +74,11 @@ fn snapshot_and_log_round_trip() {
 
 #[test]
 fn a_torn_tail_is_cut_and_never_loaded() {
-    let (dir, book, mut store) = stored_katabook();
-    let path = dir.path().join("b.tengenbook");
+    let (_dir, path, book, mut store) = stored_katabook();
     let mut changed = book.clone();
-    changed.node_mut(NodeId(7)).not_in_book.visits = 999.0;
-    store.append_nodes(&changed, &[NodeId(7)]).unwrap();
+    append_visits(&mut store, &mut changed, 7, 999.0);
     let good_len = store.log_len();
-    changed.node_mut(NodeId(8)).not_in_book.visits = 555.0;
-    store.append_nodes(&changed, &[NodeId(8)]).unwrap();
+    append_visits(&mut store, &mut changed, 8, 555.0);
     drop(store);
     // Tear the last record in half, and separately flip a byte inside it.
     let lpath = log_path(&path);
@@ -106,11 +109,9 @@ fn a_torn_tail_is_cut_and_never_loaded() {
 
 #[test]
 fn a_stale_log_after_an_interrupted_compaction_is_ignored() {
-    let (dir, book, mut store) = stored_katabook();
-    let path = dir.path().join("b.tengenbook");
+    let (_dir, path, book, mut store) = stored_katabook();
     let mut changed = book.clone();
-    changed.node_mut(NodeId(2)).not_in_book.visits = 4242.0;
-    store.append_nodes(&changed, &[NodeId(2)]).unwrap();
+    append_visits(&mut store, &mut changed, 2, 4242.0);
     let old_log = std::fs::read(log_path(&path)).unwrap();
     store.compact(&changed).unwrap();
     // Simulate a crash between the snapshot rename and the new log: the old log is still there.

@@ -87,17 +87,7 @@ mod tests {
     use super::*;
 
     fn eval(points: usize) -> Arc<NnEval> {
-        Arc::new(NnEval {
-            white_win: 0.5,
-            white_loss: 0.5,
-            no_result: 0.0,
-            white_lead: 0.0,
-            white_score_mean: 0.0,
-            white_score_stdev: 1.0,
-            policy: vec![Some(0.0); points],
-            policy_pass: 0.0,
-            white_ownership: vec![0.0; points],
-        })
+        Arc::new(NnEval::even(points, 1.0))
     }
 
     #[test]

@@ -383,15 +383,9 @@ mod tests {
         let size = BoardSize::square(2).unwrap();
         let g = Game::new(size, Rules::tromp_taylor());
         let eval = NnEval {
-            white_win: 0.5,
-            white_loss: 0.5,
-            no_result: 0.0,
-            white_lead: 0.0,
-            white_score_mean: 0.0,
-            white_score_stdev: 1.0,
             policy: vec![Some(0.5), Some(0.2), Some(0.2), None],
             policy_pass: 0.1,
-            white_ownership: vec![0.0; 4],
+            ..NnEval::even(4, 1.0)
         };
         let a2 = Move::Play(crate::go::Point::parse_gtp("A2", size).unwrap());
         let edges = edges_for(&g, &eval, &[a2]);

@@ -22,17 +22,24 @@ use tokio::sync::mpsc;
 
 type Progress<'a> = Option<&'a mpsc::Sender<Result<Report, EngineError>>>;
 
-/// The state of one search, behind the lock its threads share.
+/// The state of one search, behind the lock its threads share: what a later search may start from, and
+/// the leaves gathered and not yet backed up, over all threads.
 pub(super) struct State {
-    pub tree: Tree,
-    pub utility: Utility,
-    pub root_game: Game,
-    pub root_eval: Arc<NnEval>,
-    /// White's ownership summed over every evaluation backed up to the root.
-    pub ownership_sum: Vec<f64>,
-    pub ownership_count: u64,
-    /// Leaves gathered and not yet backed up, over all threads.
+    search: Saved,
     in_flight: u64,
+}
+
+impl std::ops::Deref for State {
+    type Target = Saved;
+    fn deref(&self) -> &Saved {
+        &self.search
+    }
+}
+
+impl std::ops::DerefMut for State {
+    fn deref_mut(&mut self) -> &mut Saved {
+        &mut self.search
+    }
 }
 
 /// A leaf waiting for its evaluation.
@@ -325,13 +332,15 @@ impl State {
             size.area(),
         );
         let mut state = State {
-            tree: Tree::new(params, root_game.to_move()),
-            utility,
-            ownership_sum: vec![0.0; size.area()],
-            ownership_count: 0,
+            search: Saved {
+                tree: Tree::new(params, root_game.to_move()),
+                utility,
+                ownership_sum: vec![0.0; size.area()],
+                ownership_count: 0,
+                root_game,
+                root_eval,
+            },
             in_flight: 0,
-            root_game,
-            root_eval,
         };
         let (game, eval) = (state.root_game.clone(), state.root_eval.clone());
         state.expand(Tree::ROOT, &game, &eval, avoid);
@@ -398,25 +407,13 @@ impl State {
         }
         tree.node_mut(Tree::ROOT).edges = kept;
         State {
-            tree,
-            utility: saved.utility,
-            root_game: saved.root_game,
-            root_eval: saved.root_eval,
-            ownership_sum: saved.ownership_sum,
-            ownership_count: saved.ownership_count,
+            search: Saved { tree, ..saved },
             in_flight: 0,
         }
     }
 
     fn into_saved(self) -> Saved {
-        Saved {
-            tree: self.tree,
-            utility: self.utility,
-            root_game: self.root_game,
-            root_eval: self.root_eval,
-            ownership_sum: self.ownership_sum,
-            ownership_count: self.ownership_count,
-        }
+        self.search
     }
 
     /// Descends until `count` descents have ended (at a leaf for the network or a finished game), or one
@@ -437,75 +434,81 @@ impl State {
 
     fn descend(&mut self) -> Descent {
         let mut id = Tree::ROOT;
-        let mut game = self.root_game.clone();
+        let mut game = self.search.root_game.clone();
         let mut path = vec![Tree::ROOT];
         loop {
-            let node = self.tree.node(id);
+            let node = self.search.tree.node(id);
             if node.pending {
                 return Descent::Busy;
             }
             if !node.expanded {
                 break;
             }
-            let Some(edge) = self.tree.select_edge(id) else {
+            let Some(edge) = self.search.tree.select_edge(id) else {
                 // No legal move left here (cannot happen while passing is legal): score the board.
-                self.tree.backup(
+                self.search.tree.backup(
                     &path,
-                    self.utility.terminal(-score::final_score(&game)),
+                    self.search.utility.terminal(-score::final_score(&game)),
                     false,
                 );
                 return Descent::Done;
             };
-            let mv = self.tree.node(id).edges[edge].mv;
+            let mv = self.search.tree.node(id).edges[edge].mv;
             if game.play(mv).is_err() {
                 // The policy only offers legal moves, so this is a superko the history makes illegal
                 // along this path only: drop the edge here.
-                self.tree.node_mut(id).edges.remove(edge);
+                self.search.tree.node_mut(id).edges.remove(edge);
                 continue;
             }
-            id = self.tree.child(id, edge);
+            id = self.search.tree.child(id, edge);
             path.push(id);
             if game.is_over() {
-                self.tree.backup(
+                self.search.tree.backup(
                     &path,
-                    self.utility.terminal(-score::final_score(&game)),
+                    self.search.utility.terminal(-score::final_score(&game)),
                     false,
                 );
                 return Descent::Done;
             }
         }
         for &n in &path {
-            self.tree.node_mut(n).virtual_losses += 1;
+            self.search.tree.node_mut(n).virtual_losses += 1;
         }
-        self.tree.node_mut(id).pending = true;
+        self.search.tree.node_mut(id).pending = true;
         Descent::Leaf(Box::new(Leaf { path, game }))
     }
 
     /// Gives `id` an edge for every legal move the policy allows, minus `avoid`, renormalised.
     fn expand(&mut self, id: NodeId, game: &Game, eval: &NnEval, avoid: &[Move]) {
-        let nn_utility = self.utility.sample(eval).utility;
-        let node = self.tree.node_mut(id);
+        let nn_utility = self.search.utility.sample(eval).utility;
+        let node = self.search.tree.node_mut(id);
         node.edges = edges_for(game, eval, avoid);
         node.expanded = true;
         node.nn_utility = nn_utility;
     }
 
     fn record(&mut self, path: &[NodeId], eval: &NnEval, had_virtual_loss: bool) {
-        self.tree
-            .backup(path, self.utility.sample(eval), had_virtual_loss);
-        for (sum, &o) in self.ownership_sum.iter_mut().zip(&eval.white_ownership) {
+        self.search
+            .tree
+            .backup(path, self.search.utility.sample(eval), had_virtual_loss);
+        for (sum, &o) in self
+            .search
+            .ownership_sum
+            .iter_mut()
+            .zip(&eval.white_ownership)
+        {
             *sum += o as f64;
         }
-        self.ownership_count += 1;
+        self.search.ownership_count += 1;
     }
 
     fn report(&self, query: &Query, is_final: bool) -> Report {
-        let tree = &self.tree;
-        let root_eval = &self.root_eval;
+        let tree = &self.search.tree;
+        let root_eval = &self.search.root_eval;
         let root = tree.node(Tree::ROOT);
-        let to_move = self.root_game.to_move();
+        let to_move = self.search.root_game.to_move();
         let chooser = sign(to_move);
-        let size = self.root_game.size();
+        let size = self.search.root_game.size();
         let moves = tree
             .ranked_root_edges()
             .into_iter()
@@ -553,8 +556,9 @@ impl State {
             p
         });
         let ownership = query.include_ownership.then(|| {
-            let count = self.ownership_count.max(1) as f64;
-            self.ownership_sum
+            let count = self.search.ownership_count.max(1) as f64;
+            self.search
+                .ownership_sum
                 .iter()
                 .map(|s| (-s / count) as f32)
                 .collect()

@@ -147,17 +147,13 @@ pub(super) fn read_edges(
     let arena = &mut nodes.arena;
     r.records(&head, EDGE_WIDTH, |_, e, at| {
         let owner = lists.owner();
-        let edge = Edge {
-            mv: move_at(e, 0),
-            to_child: symmetry(file, e[2], at + 2)?,
-            child: link(file, n, u32_at(e, 4), at + 4, "a move of node", owner)?,
-            prior: f32::from_le_bytes(le(e, 8)),
-            added_by: EngineRef::UNKNOWN,
-            cost_from_root: 0.0,
-            biggest_wl_cost: 0.0,
-            is_wl_pv: false,
-            games: GameCounts::default(),
-        };
+        let edge = Edge::new(
+            move_at(e, 0),
+            symmetry(file, e[2], at + 2)?,
+            link(file, n, u32_at(e, 4), at + 4, "a move of node", owner)?,
+            f32::from_le_bytes(le(e, 8)),
+            EngineRef::UNKNOWN,
+        );
         if let Some((i, list)) = lists.push(edge) {
             arena[i].edges = list;
         }
