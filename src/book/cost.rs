@@ -297,8 +297,11 @@ pub fn recompute_all_costs(book: &mut Book) {
 const COST_TOLERANCE: f64 = 1e-9;
 
 /// Recomputes the costs of the nodes whose values changed and of every descendant whose incoming cost
-/// actually moved; the rest of the book keeps its costs. Returns how many nodes were recomputed.
-pub fn recompute_costs_from(book: &mut Book, changed: &std::collections::HashSet<NodeId>) -> usize {
+/// actually moved; the rest of the book keeps its costs. Returns the nodes recomputed, parents first.
+pub fn recompute_costs_from(
+    book: &mut Book,
+    changed: &std::collections::HashSet<NodeId>,
+) -> Vec<NodeId> {
     // Topological order of the affected region: parents first by min depth, then id, is enough because a
     // node's cost depends only on its parents' edges and its own and children's values.
     let mut heap: std::collections::BinaryHeap<std::cmp::Reverse<(u32, NodeId)>> = changed
@@ -306,7 +309,7 @@ pub fn recompute_costs_from(book: &mut Book, changed: &std::collections::HashSet
         .map(|&id| std::cmp::Reverse((book.node(id).cost.min_depth, id)))
         .collect();
     let mut queued: std::collections::HashSet<NodeId> = changed.clone();
-    let mut count = 0;
+    let mut recomputed = Vec::new();
     while let Some(std::cmp::Reverse((_, id))) = heap.pop() {
         queued.remove(&id);
         let before: Vec<(f64, f64, bool)> = book
@@ -317,7 +320,7 @@ pub fn recompute_costs_from(book: &mut Book, changed: &std::collections::HashSet
             .collect();
         let before_wl_pv = book.node(id).cost.min_cost_wl_pv;
         recompute_node_cost(book, id);
-        count += 1;
+        recomputed.push(id);
         let node = book.node(id);
         let wl_pv_moved = (node.cost.min_cost_wl_pv - before_wl_pv).abs() > COST_TOLERANCE;
         let mut push = Vec::new();
@@ -338,7 +341,7 @@ pub fn recompute_costs_from(book: &mut Book, changed: &std::collections::HashSet
             }
         }
     }
-    count
+    recomputed
 }
 
 /// KataGo's growing batch: 1, 3, 5, … nodes per iteration, up to `max`.

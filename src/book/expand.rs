@@ -97,6 +97,8 @@ pub struct Expanded {
     pub new_nodes: usize,
     pub transpositions: usize,
     pub costs_recomputed: usize,
+    /// Every node whose values or costs the expansion changed, the new ones included, in id order.
+    pub changed: Vec<NodeId>,
 }
 
 /// Prepares a node for expansion (needs the book only briefly).
@@ -452,6 +454,7 @@ pub fn apply(book: &mut Book, outcome: Outcome) -> Result<(Vec<NodeId>, Expanded
         new_nodes,
         transpositions,
         costs_recomputed: 0,
+        changed: Vec::new(),
     };
     Ok((changed, report))
 }
@@ -466,7 +469,9 @@ pub fn commit(
     if let Some(store) = store {
         store.append_nodes(book, &changed)?;
     }
-    report.costs_recomputed = super::recompute_after_change(book, &changed);
+    let recomputed = super::recompute_after_change(book, &changed);
+    report.costs_recomputed = recomputed.costs.len();
+    report.changed = recomputed.nodes();
     Ok(report)
 }
 

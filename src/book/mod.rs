@@ -31,10 +31,29 @@ pub fn recompute_everything(book: &mut Book) {
 }
 
 /// Recomputes values for the changed nodes and their ancestors, then costs for the region that moved.
-/// Returns how many nodes had their costs recomputed.
-pub fn recompute_after_change(book: &mut Book, changed: &[NodeId]) -> usize {
-    let dirty = values::recompute_from(book, changed);
-    cost::recompute_costs_from(book, &dirty)
+pub fn recompute_after_change(book: &mut Book, changed: &[NodeId]) -> Recomputed {
+    let values = values::recompute_from(book, changed);
+    let costs = cost::recompute_costs_from(book, &values);
+    Recomputed { values, costs }
+}
+
+/// What [`recompute_after_change`] touched: every other node kept its values and costs.
+#[derive(Debug, Clone, Default)]
+pub struct Recomputed {
+    /// Nodes whose values were recomputed: the changed nodes and their ancestors.
+    pub values: std::collections::HashSet<NodeId>,
+    /// Nodes whose costs were recomputed, parents first.
+    pub costs: Vec<NodeId>,
+}
+
+impl Recomputed {
+    /// Every node recomputed, each once, in id order.
+    pub fn nodes(&self) -> Vec<NodeId> {
+        let mut all: Vec<NodeId> = self.values.iter().chain(&self.costs).copied().collect();
+        all.sort();
+        all.dedup();
+        all
+    }
 }
 
 /// KataGo's 146-node 7x7 reference book from `../shared`, for the book's unit tests.

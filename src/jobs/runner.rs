@@ -433,9 +433,7 @@ impl JobContext {
                 let mut store = shared.store.lock().unwrap_or_else(|p| p.into_inner());
                 let report =
                     expand::commit(book, store.as_mut(), outcome).map_err(|e| e.to_string())?;
-                let mut ids = vec![report.node];
-                ids.extend(report.children.iter().filter_map(|h| book.find(h)));
-                Ok::<_, String>((report.moves, shared.changed_views(book, &ids)))
+                Ok::<_, String>((report.moves, shared.changed_views(book, &report.changed)))
             })
             .await?
             .map_err(JobFailure::Failed)?;

@@ -10,22 +10,22 @@ use crate::jobs::JobEvent;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-/// Books up to this many nodes send every changed node view after a change; larger ones send the
-/// changed nodes and their ancestors (costs elsewhere catch up with the next change that touches them).
-const FULL_DIFF_LIMIT: usize = 20_000;
+/// Books up to this many nodes keep the views last sent, so that a change sends only the views that
+/// differ; larger ones send every view a change may have touched.
+const DIFF_LIMIT: usize = 20_000;
 
 /// The book the jobs grow, its file (when it has one) and the views the app was last sent.
 pub struct SharedBook {
     book: Mutex<Book>,
     pub(super) store: Mutex<Option<BookStore>>,
-    sent: Mutex<Vec<NodeView>>,
+    sent: Mutex<Vec<Option<NodeView>>>,
 }
 
 impl SharedBook {
     pub fn new(book: Book, store: Option<BookStore>) -> Arc<SharedBook> {
-        let sent = if book.len() <= FULL_DIFF_LIMIT {
+        let sent = if book.len() <= DIFF_LIMIT {
             (0..book.len())
-                .map(|i| node_view(&book, NodeId(i as u32)))
+                .map(|i| Some(node_view(&book, NodeId(i as u32))))
                 .collect()
         } else {
             Vec::new()
@@ -44,33 +44,34 @@ impl SharedBook {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    pub(super) fn changed_views(&self, book: &Book, ids: &[NodeId]) -> Vec<NodeView> {
+    /// The views of `changed` (the nodes a change recomputed, as [`book::Recomputed::nodes`] lists them)
+    /// and of their parents, whose move tables show them; on books up to [`DIFF_LIMIT`] nodes only those
+    /// that differ from the view last sent.
+    pub(super) fn changed_views(&self, book: &Book, changed: &[NodeId]) -> Vec<NodeView> {
+        let mut wanted: Vec<NodeId> = changed.to_vec();
+        for &id in changed {
+            wanted.extend(book.node(id).parents.iter().map(|p| p.parent));
+        }
+        wanted.sort();
+        wanted.dedup();
+        let views = wanted.into_iter().map(|id| node_view(book, id));
+        if book.len() > DIFF_LIMIT {
+            return views.collect();
+        }
         let mut sent = self.sent.lock().unwrap_or_else(|p| p.into_inner());
-        if book.len() <= FULL_DIFF_LIMIT {
-            let mut out = Vec::new();
-            for i in 0..book.len() {
-                let view = node_view(book, NodeId(i as u32));
-                if sent.get(i) != Some(&view) {
-                    if i < sent.len() {
-                        sent[i] = view.clone();
-                    } else {
-                        sent.push(view.clone());
-                    }
-                    out.push(view);
+        views
+            .filter(|view| {
+                let i = view.id.index();
+                if sent.len() <= i {
+                    sent.resize_with(i + 1, || None);
                 }
-            }
-            return out;
-        }
-        let mut seen: HashSet<NodeId> = HashSet::new();
-        let mut stack: Vec<NodeId> = ids.to_vec();
-        while let Some(id) = stack.pop() {
-            if seen.insert(id) {
-                stack.extend(book.node(id).parents.iter().map(|p| p.parent));
-            }
-        }
-        let mut ids: Vec<NodeId> = seen.into_iter().collect();
-        ids.sort();
-        ids.into_iter().map(|id| node_view(book, id)).collect()
+                let fresh = sent[i].as_ref() != Some(view);
+                if fresh {
+                    sent[i] = Some(view.clone());
+                }
+                fresh
+            })
+            .collect()
     }
 }
 
@@ -112,12 +113,12 @@ pub(super) fn set_marks(
             .append(&[Record::Marks(vec![(id.0, stored)])])
             .map_err(|e| e.to_string())?;
     }
-    book::recompute_after_change(&mut book, &[id]);
+    let recomputed = book::recompute_after_change(&mut book, &[id]);
     let mut events = vec![JobEvent::MarksChanged {
         node: id,
         marks: stored.list(),
     }];
-    let views = shared.changed_views(&book, &[id]);
+    let views = shared.changed_views(&book, &recomputed.nodes());
     if !views.is_empty() {
         events.push(JobEvent::NodesChanged(views));
     }
@@ -144,4 +145,62 @@ pub(super) fn export(
     crate::files::write_whole(file, text.as_bytes()).map_err(|e| e.to_string())?;
     let what = if subtree { "the subtree" } else { "the line" };
     Ok(format!("wrote {what} to {}", file.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::synthetic::expand_randomly;
+    use crate::go::playout::FastRng;
+
+    fn all_views(book: &Book) -> Vec<NodeView> {
+        (0..book.len())
+            .map(|i| node_view(book, NodeId(i as u32)))
+            .collect()
+    }
+
+    /// The views sent after each change keep the app's copy of every view equal to the book's own, on
+    /// KataGo's real book changed at random: new moves, new values and marks.
+    #[test]
+    fn the_views_sent_after_each_change_keep_the_app_s_copy_exact() {
+        let book = crate::book::reference_book();
+        let mut copy = all_views(&book);
+        let shared = SharedBook::new(book, None);
+        let mut rng = FastRng::new(9);
+        for round in 0..45 {
+            let mut book = shared.lock();
+            let at = NodeId(rng.below(book.len()) as u32);
+            let changed = match round % 3 {
+                0 => expand_randomly(&mut book, at, 1 + rng.below(3), &mut rng),
+                1 => {
+                    book.node_mut(at).not_in_book.win_loss = rng.unit() * 2.0 - 1.0;
+                    vec![at]
+                }
+                _ => {
+                    let mark = Mark::Bonus(rng.unit() * 4.0 - 2.0).check().unwrap();
+                    book::marks::set_mark(&mut book, at, mark);
+                    vec![at]
+                }
+            };
+            let recomputed = book::recompute_after_change(&mut book, &changed);
+            let views = shared.changed_views(&book, &recomputed.nodes());
+            for view in views {
+                let i = view.id.index();
+                // Only what differs is sent.
+                assert!(
+                    copy.get(i) != Some(&view),
+                    "round {round}: node {i} sent unchanged"
+                );
+                if copy.len() <= i {
+                    copy.resize(i + 1, view.clone());
+                }
+                copy[i] = view;
+            }
+            let truth = all_views(&book);
+            assert_eq!(copy.len(), truth.len(), "round {round}");
+            for (ours, true_view) in copy.iter().zip(&truth) {
+                assert_eq!(ours, true_view, "round {round}, node {}", ours.id.0);
+            }
+        }
+    }
 }
