@@ -385,6 +385,15 @@ impl BookStore {
         Ok(())
     }
 
+    /// Appends the marks the given nodes have now in `book` (a node without marks records that it has none).
+    pub fn append_marks(&mut self, book: &Book, ids: &[NodeId]) -> Result<(), StoreError> {
+        let marks = ids
+            .iter()
+            .map(|id| (id.0, book.marks.get(id).copied().unwrap_or_default()))
+            .collect();
+        self.append(&[Record::Marks(marks)])
+    }
+
     /// Folds the log into a new snapshot.
     pub fn compact(&mut self, book: &Book) -> Result<(), StoreError> {
         let generation = self.generation + 1;

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use tengen::book::expand::{ExpandSettings, Progress, grow};
 use tengen::book::interop::katabook;
 use tengen::book::marks::{self, Mark};
-use tengen::book::store::{self, BookStore, Record};
+use tengen::book::store::{self, BookStore};
 use tengen::book::{Book, BookMeta, CostParams, OrientedNode, recompute_everything};
 use tengen::engine::CancelToken;
 use tengen::go::{BookHash, Move};
@@ -368,11 +368,7 @@ fn mark(a: MarkArgs) -> Result<ExitCode> {
     }
     changed.sort();
     changed.dedup();
-    let records: Vec<(u32, tengen::book::Marks)> = changed
-        .iter()
-        .map(|id| (id.0, book.marks.get(id).copied().unwrap_or_default()))
-        .collect();
-    store.append(&[Record::Marks(records)])?;
+    store.append_marks(&book, &changed)?;
     for id in changed {
         println!(
             "{}: {}",

@@ -2,7 +2,7 @@
 //! to it outside a search (marks, an SGF export).
 
 use crate::book::marks::Mark;
-use crate::book::store::{BookStore, Record};
+use crate::book::store::BookStore;
 use crate::book::view::{NodeView, node_view};
 use crate::book::{self, Book, NodeId};
 use crate::go::Move;
@@ -110,7 +110,7 @@ pub(super) fn set_marks(
         .as_mut()
     {
         store
-            .append(&[Record::Marks(vec![(id.0, stored)])])
+            .append_marks(&book, &[id])
             .map_err(|e| e.to_string())?;
     }
     let recomputed = book::recompute_after_change(&mut book, &[id]);
