@@ -7,23 +7,13 @@ const BIN: &str = env!("CARGO_BIN_EXE_tengen");
 
 #[path = "support/tmux.rs"]
 mod tmux;
-use tmux::Tmux;
+use tmux::Workbench;
 
 #[test]
 fn survives_a_20x10_terminal_and_a_burst_of_ten_thousand_keys() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("config");
-    std::fs::create_dir_all(&config).unwrap();
-    std::fs::write(config.join("config.toml"), "record_sessions = false\n").unwrap();
-    let tmux = Tmux {
-        socket: format!("tengen-faults-{}", std::process::id()),
-    };
-    let command = format!(
-        "TENGEN_CONFIG='{}' TENGEN_DATA='{}' '{BIN}'; echo EXITED $?; sleep 60",
-        config.display(),
-        dir.path().join("data").display(),
-    );
-    tmux.start(&command);
+    let wb = Workbench::new("faults", "record_sessions = false\n");
+    wb.start(BIN, "");
+    let tmux = &wb.tmux;
     tmux.wait_for("the default book", Duration::from_secs(30), |s| {
         s.contains("146 positions")
     });

@@ -4,7 +4,6 @@
 //! compares the last frame with the screen tmux captured. Other tests grow the default book for a while
 //! and check its root, and ask before growing it with rollout.
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -12,7 +11,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_tengen");
 
 #[path = "support/tmux.rs"]
 mod tmux;
-use tmux::{Tmux, trimmed};
+use tmux::{Tmux, Workbench, trimmed, write};
 
 /// "Moves · N in book" of the current position.
 fn moves_in_book(screen: &str) -> Option<u32> {
@@ -38,32 +37,13 @@ fn top_row(screen: &str) -> Option<(String, f64, f64)> {
     })
 }
 
-fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
-
 #[test]
 fn walk_mark_expand_quit_and_replay_the_same_last_frame() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("config");
-    let data = dir.path().join("data");
     // Small searches keep the test to seconds.
-    write(
-        &config.join("config.toml"),
-        "[jobs]\nconcurrent = 2\nexpand_visits = 100\n",
-    );
-    let session: PathBuf = dir.path().join("session.tengen-session");
-    let tmux = Tmux {
-        socket: format!("tengen-e2e-{}", std::process::id()),
-    };
-    let command = format!(
-        "TENGEN_CONFIG='{}' TENGEN_DATA='{}' '{BIN}' open --record '{}'; echo EXITED $?; sleep 60",
-        config.display(),
-        data.display(),
-        session.display()
-    );
-    tmux.start(&command);
+    let wb = Workbench::new("e2e", "[jobs]\nconcurrent = 2\nexpand_visits = 100\n");
+    let session = wb.path("session.tengen-session");
+    wb.start(BIN, &format!("open --record '{}'", session.display()));
+    let tmux = &wb.tmux;
 
     tmux.wait_for("the default book", Duration::from_secs(30), |s| {
         s.contains("146 positions")
@@ -102,18 +82,16 @@ fn walk_mark_expand_quit_and_replay_the_same_last_frame() {
     // the one after the feed has nothing left to pass, so wait until two captures 1.5 s apart agree.
     let last = tmux::settled(&tmux, Duration::from_millis(1500), 20);
     tmux.keys(&["q"]);
-    tmux.wait_for("the program to exit", Duration::from_secs(10), |s| {
-        s.contains("EXITED 0")
-    });
+    wb.wait_for_exit(Duration::from_secs(10));
 
-    let replayed = tmux::replay_last_frame(BIN, &session, &dir.path().join("frames"));
+    let replayed = tmux::replay_last_frame(BIN, &session, &wb.path("frames"));
     assert_eq!(
         trimmed(&replayed),
         trimmed(&last),
         "replayed:\n{replayed}\ncaptured:\n{last}"
     );
     // The book grew on disk, in the data directory.
-    let log = data.join("books").join("7x7-tt-k9.tengenbook.log");
+    let log = wb.data.join("books").join("7x7-tt-k9.tengenbook.log");
     assert!(
         std::fs::metadata(&log).unwrap().len() > 100,
         "the expansion was appended to {}",
@@ -218,24 +196,13 @@ fn keymap_and_theme_files_reload_live_and_sigterm_exits_cleanly() {
 
 #[test]
 fn annotate_a_game_step_through_it_and_replay_the_same_last_frame() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("config");
-    let data = dir.path().join("data");
-    write(&config.join("config.toml"), "theme = \"dark\"\n");
+    let wb = Workbench::new("e2e-annotate", "theme = \"dark\"\n");
     // D4 and E5 are in the default book, A7 leaves it.
-    let game = dir.path().join("game.sgf");
+    let game = wb.path("game.sgf");
     write(&game, "(;GM[1]SZ[7]KM[9];B[dd];W[ec];B[aa];W[gg])");
-    let session = dir.path().join("session.tengen-session");
-    let tmux = Tmux {
-        socket: format!("tengen-e2e-annotate-{}", std::process::id()),
-    };
-    let command = format!(
-        "TENGEN_CONFIG='{}' TENGEN_DATA='{}' '{BIN}' open --record '{}'; echo EXITED $?; sleep 60",
-        config.display(),
-        data.display(),
-        session.display()
-    );
-    tmux.start(&command);
+    let session = wb.path("session.tengen-session");
+    wb.start(BIN, &format!("open --record '{}'", session.display()));
+    let tmux = &wb.tmux;
     tmux.wait_for("the default book", Duration::from_secs(30), |s| {
         s.contains("146 positions")
     });
@@ -250,12 +217,10 @@ fn annotate_a_game_step_through_it_and_replay_the_same_last_frame() {
     });
     assert!(last.contains("left the book"), "{last}");
     tmux.keys(&["q"]);
-    tmux.wait_for("the program to exit", Duration::from_secs(10), |s| {
-        s.contains("EXITED 0")
-    });
+    wb.wait_for_exit(Duration::from_secs(10));
     // The recording carries the game's text: the replay does not need the file.
     std::fs::remove_file(&game).unwrap();
-    let replayed = tmux::replay_last_frame(BIN, &session, &dir.path().join("frames"));
+    let replayed = tmux::replay_last_frame(BIN, &session, &wb.path("frames"));
     assert_eq!(
         trimmed(&replayed),
         trimmed(&last),
@@ -270,21 +235,10 @@ fn endgame_pane_loads_a_problem_runs_exact_and_replays_the_same_frame() {
         env!("CARGO_MANIFEST_DIR"),
         "/../shared/data/endgame-dev/01-value-of-move/01.sgf"
     );
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("config");
-    let data = dir.path().join("data");
-    write(&config.join("config.toml"), "[jobs]\nconcurrent = 1\n");
-    let session: PathBuf = dir.path().join("session.tengen-session");
-    let tmux = Tmux {
-        socket: format!("tengen-e2e-endgame-{}", std::process::id()),
-    };
-    let command = format!(
-        "TENGEN_CONFIG='{}' TENGEN_DATA='{}' '{BIN}' open --record '{}'; echo EXITED $?; sleep 60",
-        config.display(),
-        data.display(),
-        session.display()
-    );
-    tmux.start(&command);
+    let wb = Workbench::new("e2e-endgame", "[jobs]\nconcurrent = 1\n");
+    let session = wb.path("session.tengen-session");
+    wb.start(BIN, &format!("open --record '{}'", session.display()));
+    let tmux = &wb.tmux;
     tmux.wait_for("the default book", Duration::from_secs(30), |s| {
         s.contains("146 positions")
     });
@@ -298,31 +252,19 @@ fn endgame_pane_loads_a_problem_runs_exact_and_replays_the_same_frame() {
     });
     // `q` is not the pane's: it falls through to the book's keys and quits.
     tmux.keys(&["q"]);
-    tmux.wait_for("the program to exit", Duration::from_secs(10), |s| {
-        s.contains("EXITED 0")
-    });
+    wb.wait_for_exit(Duration::from_secs(10));
     // The recording carries the problem and the result: the replay draws the pane without the file.
-    let replayed = tmux::replay_last_frame(BIN, &session, &dir.path().join("frames"));
+    let replayed = tmux::replay_last_frame(BIN, &session, &wb.path("frames"));
     assert!(replayed.contains("T 1 1/2"), "{replayed}");
     assert!(replayed.contains("Region · 10 points"), "{replayed}");
 }
 
 #[test]
 fn space_on_the_default_book_with_the_default_engine_keeps_the_root_at_d4() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("config");
-    let data = dir.path().join("data");
     // The default engine and the default jobs settings: what a new user gets.
-    write(&config.join("config.toml"), "record_sessions = false\n");
-    let tmux = Tmux {
-        socket: format!("tengen-e2e-default-{}", std::process::id()),
-    };
-    let command = format!(
-        "TENGEN_CONFIG='{}' TENGEN_DATA='{}' '{BIN}'; echo EXITED $?; sleep 60",
-        config.display(),
-        data.display(),
-    );
-    tmux.start(&command);
+    let wb = Workbench::new("e2e-default", "record_sessions = false\n");
+    wb.start(BIN, "");
+    let tmux = &wb.tmux;
     let screen = tmux.wait_for("the default book", Duration::from_secs(60), |s| {
         s.contains("146 positions") && s.contains("engine mcts (g170-b6c96)")
     });
@@ -353,29 +295,17 @@ fn space_on_the_default_book_with_the_default_engine_keeps_the_root_at_d4() {
     );
     assert!(score.abs() <= 1.0, "score {score:+}: {screen}");
     tmux.keys(&["q"]);
-    tmux.wait_for("the program to exit", Duration::from_secs(10), |s| {
-        s.contains("EXITED 0")
-    });
+    wb.wait_for_exit(Duration::from_secs(10));
 }
 
 #[test]
 fn rollout_on_7x7_is_named_unreliable_and_space_asks_first() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("config");
-    let data = dir.path().join("data");
-    write(
-        &config.join("config.toml"),
+    let wb = Workbench::new(
+        "e2e-rollout",
         "engine = \"rollout\"\nrecord_sessions = false\n[jobs]\nexpand_visits = 50\n",
     );
-    let tmux = Tmux {
-        socket: format!("tengen-e2e-rollout-{}", std::process::id()),
-    };
-    let command = format!(
-        "TENGEN_CONFIG='{}' TENGEN_DATA='{}' '{BIN}'; echo EXITED $?; sleep 60",
-        config.display(),
-        data.display(),
-    );
-    tmux.start(&command);
+    wb.start(BIN, "");
+    let tmux = &wb.tmux;
     tmux.wait_for("the caution", Duration::from_secs(30), |s| {
         s.contains("rollout is unreliable on 7x7")
     });
@@ -409,26 +339,14 @@ fn rollout_on_7x7_is_named_unreliable_and_space_asks_first() {
     );
     assert!(!screen.contains("y / n"), "{screen}");
     tmux.keys(&["Escape", "q"]);
-    tmux.wait_for("the program to exit", Duration::from_secs(30), |s| {
-        s.contains("EXITED 0")
-    });
+    wb.wait_for_exit(Duration::from_secs(30));
 }
 
 #[test]
 fn open_size_9x9_starts_on_the_shipped_network_book() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("config");
-    let data = dir.path().join("data");
-    write(&config.join("config.toml"), "record_sessions = false\n");
-    let tmux = Tmux {
-        socket: format!("tengen-e2e-9x9-{}", std::process::id()),
-    };
-    let command = format!(
-        "TENGEN_CONFIG='{}' TENGEN_DATA='{}' '{BIN}' open --size 9x9; echo EXITED $?; sleep 60",
-        config.display(),
-        data.display(),
-    );
-    tmux.start(&command);
+    let wb = Workbench::new("e2e-9x9", "record_sessions = false\n");
+    wb.start(BIN, "open --size 9x9");
+    let tmux = &wb.tmux;
     let screen = tmux.wait_for("the 9x9 book", Duration::from_secs(60), |s| {
         s.contains("9x9-cn-k7") && top_row(s).is_some()
     });
@@ -442,11 +360,9 @@ fn open_size_9x9_starts_on_the_shipped_network_book() {
         "komi 7 is close to fair on 9x9: {screen}"
     );
     tmux.keys(&["q"]);
-    tmux.wait_for("the program to exit", Duration::from_secs(30), |s| {
-        s.contains("EXITED 0")
-    });
+    wb.wait_for_exit(Duration::from_secs(30));
     // The first start copied the shipped book to the data directory, where it keeps what it learns.
-    let copy = data.join("books/9x9-cn-k7.tengenbook");
+    let copy = wb.data.join("books/9x9-cn-k7.tengenbook");
     let (book, _) = tengen::book::store::load(&copy).unwrap();
     assert!(book.len() > 3000, "{} nodes", book.len());
 }

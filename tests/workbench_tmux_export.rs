@@ -1,7 +1,6 @@
 //! End to end, through a real terminal: `:export` writes the current line and the subtree below it as
 //! SGF with the book's values in the comments, the same text `tengen book export --sgf` writes.
 
-use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
@@ -9,28 +8,13 @@ const BIN: &str = env!("CARGO_BIN_EXE_tengen");
 
 #[path = "support/tmux.rs"]
 mod tmux;
-use tmux::Tmux;
-
-fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
+use tmux::Workbench;
 
 #[test]
 fn export_writes_the_line_and_the_subtree_as_book_export_does() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("config");
-    let data = dir.path().join("data");
-    write(&config.join("config.toml"), "theme = \"dark\"\n");
-    let tmux = Tmux {
-        socket: format!("tengen-e2e-export-{}", std::process::id()),
-    };
-    let command = format!(
-        "TENGEN_CONFIG='{}' TENGEN_DATA='{}' '{BIN}' open --no-record --engine rollout; echo EXITED $?; sleep 60",
-        config.display(),
-        data.display(),
-    );
-    tmux.start(&command);
+    let wb = Workbench::new("e2e-export", "theme = \"dark\"\n");
+    wb.start(BIN, "open --no-record --engine rollout");
+    let tmux = &wb.tmux;
     tmux.wait_for("the default book", Duration::from_secs(30), |s| {
         s.contains("Moves · 3 in book")
     });
@@ -39,8 +23,8 @@ fn export_writes_the_line_and_the_subtree_as_book_export_does() {
     tmux.wait_for("the first move", Duration::from_secs(10), |s| {
         s.contains("root 1.D4")
     });
-    let line = dir.path().join("line.sgf");
-    let subtree = dir.path().join("subtree.sgf");
+    let line = wb.path("line.sgf");
+    let subtree = wb.path("subtree.sgf");
     tmux.keys(&[":", &format!("export {}", line.display()), "Enter"]);
     tmux.wait_for("the line written", Duration::from_secs(10), |s| {
         s.contains("wrote the line")
@@ -69,8 +53,8 @@ fn export_writes_the_line_and_the_subtree_as_book_export_does() {
         "no variations: {line}"
     );
     // The subtree is what `book export --sgf` writes for the same line of the same book.
-    let book = dir.path().join("data/books/7x7-tt-k9.tengenbook");
-    let cli = dir.path().join("cli.sgf");
+    let book = wb.path("data/books/7x7-tt-k9.tengenbook");
+    let cli = wb.path("cli.sgf");
     let out = Command::new(BIN)
         .args(["book", "export", book.to_str().unwrap(), "--sgf"])
         .arg(&cli)

@@ -2,6 +2,7 @@
 //! workbench in a real terminal). Each file uses part of it.
 #![allow(dead_code)]
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -84,6 +85,61 @@ impl Drop for Tmux {
             .arg("kill-server")
             .output();
     }
+}
+
+/// A workbench of its own: configuration and data folders in a temporary folder (`config/config.toml`
+/// written from the start), and a private tmux server named `tengen-NAME-PID`.
+pub struct Workbench {
+    pub dir: tempfile::TempDir,
+    pub config: PathBuf,
+    pub data: PathBuf,
+    pub tmux: Tmux,
+}
+
+impl Workbench {
+    pub fn new(name: &str, config_toml: &str) -> Workbench {
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("config");
+        let data = dir.path().join("data");
+        write(&config.join("config.toml"), config_toml);
+        let tmux = Tmux {
+            socket: format!("tengen-{name}-{}", std::process::id()),
+        };
+        Workbench {
+            dir,
+            config,
+            data,
+            tmux,
+        }
+    }
+
+    /// A path inside the temporary folder.
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    /// Runs `BIN ARGS` in the tmux session with these folders; when it ends the shell prints
+    /// `EXITED <code>` and keeps the pane open.
+    pub fn start(&self, bin: &str, args: &str) {
+        let command = format!(
+            "TENGEN_CONFIG='{}' TENGEN_DATA='{}' '{bin}' {args}; echo EXITED $?; sleep 60",
+            self.config.display(),
+            self.data.display(),
+        );
+        self.tmux.start(&command);
+    }
+
+    /// Waits for the program to exit with status 0.
+    pub fn wait_for_exit(&self, limit: Duration) {
+        self.tmux
+            .wait_for("the program to exit", limit, |s| s.contains("EXITED 0"));
+    }
+}
+
+/// Writes `text` to `path`, making its folder first.
+pub fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
 }
 
 /// The screen once it has stopped changing: two captures `interval` apart agree (at most `tries` waits).
