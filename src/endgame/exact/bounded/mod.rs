@@ -382,8 +382,8 @@ impl BoundedSearch<'_> {
         }
         let visited = self.visited;
         if let Some(stats) = &mut self.stats {
-            if !depends.is_empty() {
-                stats.unstored();
+            if let Some(d) = depends.deepest() {
+                stats.unstored(depth - d);
             }
             if let (true, Some(k)) = (outermost, kind) {
                 stats.close(k, visited);

@@ -34,6 +34,7 @@ pub(super) struct Stats {
     options: [usize; 4],
     probes: usize,
     unstored: usize,
+    unstored_gap: Vec<usize>,
     by_empty: Vec<usize>,
 }
 
@@ -78,8 +79,13 @@ impl Stats {
         self.probes += 1;
     }
 
-    pub fn unstored(&mut self) {
+    /// A result not stored: it depends on the line position `gap` moves above it.
+    pub fn unstored(&mut self, gap: usize) {
         self.unstored += 1;
+        if self.unstored_gap.len() <= gap {
+            self.unstored_gap.resize(gap + 1, 0);
+        }
+        self.unstored_gap[gap] += 1;
     }
 
     pub fn report(&self, visited: usize) -> String {
@@ -94,11 +100,17 @@ impl Stats {
                 self.expanded[i], self.options[i], self.below[i]
             );
         }
-        let _ = writeln!(
+        let _ = write!(
             s,
-            "  results not stored (line-dependent): {}",
+            "  results not stored (line-dependent): {}; by the gap to the deepest line position they depend on:",
             self.unstored
         );
+        for (g, n) in self.unstored_gap.iter().enumerate() {
+            if *n > 0 {
+                let _ = write!(s, " {g}:{n}");
+            }
+        }
+        let _ = writeln!(s);
         let _ = write!(s, "  expansions by empty points:");
         for (e, n) in self.by_empty.iter().enumerate() {
             if *n > 0 {
