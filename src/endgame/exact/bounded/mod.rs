@@ -10,13 +10,14 @@
 //! bounds the option's taxed wall; bounding Left's scaffold from above and Right's from below bounds the
 //! node's temperature from above by `T⁺`. An option whose bound lies under the exactly solved options'
 //! scaffold on `[0, T⁺]` cannot change where the walls meet and is not searched further; the others are
-//! solved exactly, best bound first, and `T⁺` shrinks as they are. Walls below t = 0 are not bounded, so
-//! a node that turns out a number (temperature below 0) is solved with every option.
+//! solved exactly, best bound first, and `T⁺` shrinks as they are. A node that is a number is read from
+//! its options' best stops, so there an option whose bound at t = 0 stays strictly beyond the best stop
+//! is not searched further.
 //!
 //! Everything else is the canonical solver's model (`super`): the same moves and captured-space rule, the
-//! same settled and finished leaves, prisoners counted per node, the placid-ko rule (nodes with a ko
-//! capture or reached by one search every option, since the rule needs their best means), one-sided
-//! nodes as numbers, a cold node as it stands, no repetition of a position on the line and no table
+//! same settled and finished leaves, prisoners counted per node, the placid-ko rule (the colours whose
+//! best mean it reads, at a node with a ko capture or reached by one, have every option searched),
+//! one-sided nodes as numbers, a cold node as it stands, no repetition of a position on the line and no table
 //! entry for a result that depends on the line. The transposition table is keyed by the stones, the ko
 //! ban and the sealed captured space.
 
