@@ -25,6 +25,11 @@ impl Dependencies {
         self.0.is_empty()
     }
 
+    /// The deepest line position depended on.
+    pub fn deepest(&self) -> Option<usize> {
+        self.0.last().copied()
+    }
+
     pub fn len(&self) -> usize {
         self.0.len()
     }

@@ -10,19 +10,21 @@
 //! bounds the option's taxed wall; bounding Left's scaffold from above and Right's from below bounds the
 //! node's temperature from above by `T⁺`. An option whose bound lies under the exactly solved options'
 //! scaffold on `[0, T⁺]` cannot change where the walls meet and is not searched further; the others are
-//! solved exactly, best bound first, and `T⁺` shrinks as they are. Walls below t = 0 are not bounded, so
-//! a node that turns out a number (temperature below 0) is solved with every option.
+//! solved exactly, best bound first, and `T⁺` shrinks as they are. A node that is a number is read from
+//! its options' best stops, so there an option whose bound at t = 0 stays strictly beyond the best stop
+//! is not searched further.
 //!
 //! Everything else is the canonical solver's model (`super`): the same moves and captured-space rule, the
-//! same settled and finished leaves, prisoners counted per node, the placid-ko rule (nodes with a ko
-//! capture or reached by one search every option, since the rule needs their best means), one-sided
-//! nodes as numbers, a cold node as it stands, no repetition of a position on the line and no table
+//! same settled and finished leaves, prisoners counted per node, the placid-ko rule (the colours whose
+//! best mean it reads, at a node with a ko capture or reached by one, have every option searched),
+//! one-sided nodes as numbers, a cold node as it stands, no repetition of a position on the line and no table
 //! entry for a result that depends on the line. The transposition table is keyed by the stones, the ko
 //! ban and the sealed captured space.
 
 mod node;
 mod options;
 mod order;
+mod stats;
 mod value;
 
 use super::line::{Dependencies, LineKey};
@@ -37,6 +39,7 @@ use crate::endgame::region::Region;
 use crate::go::{Board, Color, Point, Scoring};
 pub use node::{ThermoBranch, ThermoNode};
 use options::{Option_, Status, split};
+use stats::NodeKind;
 use std::sync::Arc;
 
 /// How many positions the bounded search may visit by default before it gives up.
@@ -100,10 +103,14 @@ pub fn solve_bounded(
         max_positions,
         progress,
         pruned: 0,
+        stats: stats::Stats::from_env(),
     };
     progress.start(max_positions);
     let root = search.node(&start, State::default(), None, 0).node;
     progress.searched_up_to(search.visited.min(max_positions));
+    if let Some(stats) = &search.stats {
+        eprintln!("{}", stats.report(search.visited));
+    }
     if search.visited > max_positions {
         return Err(SolveError::Budget {
             limit: max_positions,
@@ -165,10 +172,31 @@ struct BoundedSearch<'a> {
     max_positions: usize,
     progress: &'a Progress,
     pruned: usize,
+    /// Where the positions go, when `TENGEN_SOLVER_STATS` asks.
+    stats: Option<stats::Stats>,
 }
 
 /// Moves with their colours and the positions they lead to.
 type Moves = Vec<(Color, Candidate)>;
+
+/// Branches solved apart from the bounded options (ko captures, a retake valued by the ko rule):
+/// Black's and White's.
+type Fixed = (Vec<ThermoBranch>, Vec<ThermoBranch>);
+
+/// Which colours' options (Black's, White's) must all be solved because the placid-ko rule reads their
+/// best mean: the opponent of a colour with a ko capture here (the capture's resolution), and the taker
+/// of the ko that reached this node (the retake's value).
+fn means_needed(kos: &[(Color, Candidate)], state: State, ko: Option<KoContext>) -> [bool; 2] {
+    let mut need = [false, false];
+    let index = |c: Color| usize::from(c == Color::White);
+    for (color, _) in kos {
+        need[index(color.opponent())] = true;
+    }
+    if let (Some((_, banned)), Some(_)) = (state.ban, ko) {
+        need[index(banned.opponent())] = true;
+    }
+    need
+}
 
 struct Solved {
     node: Arc<ThermoNode>,
@@ -296,24 +324,53 @@ impl BoundedSearch<'_> {
                 first_answer: None,
             })
             .collect();
-        let may_prune = both && kos.is_empty() && ko.is_none();
-        if may_prune {
-            self.bound_options(&mut options, depth, &mut depends);
+        let need = means_needed(&kos, state, ko);
+        let may_prune = both && !(need[0] && need[1]);
+        let kind = if !kos.is_empty() || ko.is_some() {
+            Some(NodeKind::Ko)
+        } else if !both {
+            Some(NodeKind::OneSided)
+        } else {
+            None
+        };
+        let n_options = options.len() + kos.len();
+        let visited = self.visited;
+        let outermost = match (&mut self.stats, kind) {
+            (Some(stats), Some(kind)) => {
+                stats.enter(self.rules.region.empty_points(board).len());
+                stats.kind(kind, n_options, visited)
+            }
+            _ => false,
+        };
+        let fixed = if may_prune {
+            // The colours whose means the ko rule reads are solved in full; the other's options are
+            // bounded against them and the ko branches.
+            for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
+                if need[i] {
+                    self.solve_color(&mut options, color, depth, &mut depends);
+                }
+            }
+            let fixed = self.ko_branches(kos, state, ko, depth, &options, &mut depends);
+            self.bound_options(&mut options, &fixed, depth, &mut depends);
+            fixed
         } else {
             self.solve_open(&mut options, depth, &mut depends);
-        }
+            self.ko_branches(kos, state, ko, depth, &options, &mut depends)
+        };
         let (mut black, mut white, pruned) = split(&mut options);
-        self.add_kos(kos, state, ko, depth, &mut black, &mut white, &mut depends);
-        let mut thermograph = self.value(board, settlement, &black, &white);
-        if pruned > 0 && thermograph.temperature < Rational::ZERO {
-            // A number: its value reads every option's stop, and walls below 0 were not bounded.
-            self.solve_open(&mut options, depth, &mut depends);
-            let (b, w, _) = split(&mut options);
-            black.extend(b);
-            white.extend(w);
-            thermograph = self.value(board, settlement, &black, &white);
-        } else {
-            self.pruned += pruned;
+        black.extend(fixed.0);
+        white.extend(fixed.1);
+        let thermograph = self.value(board, settlement, &black, &white);
+        self.pruned += pruned;
+        if let (Some(stats), None) = (&mut self.stats, kind) {
+            stats.enter(self.rules.region.empty_points(board).len());
+            let k = if thermograph.temperature < Rational::ZERO {
+                NodeKind::Number
+            } else {
+                NodeKind::Hot
+            };
+            stats.kind(k, n_options, 0);
+            stats.close(k, 0);
         }
         self.path.remove(&here);
         let depends = depends.above(depth);
@@ -324,57 +381,75 @@ impl BoundedSearch<'_> {
         if depends.is_empty() {
             self.table.insert(key, node.clone());
         }
+        let visited = self.visited;
+        if let Some(stats) = &mut self.stats {
+            if let Some(d) = depends.deepest() {
+                stats.unstored(depth - d);
+            }
+            if let (true, Some(k)) = (outermost, kind) {
+                stats.close(k, visited);
+            }
+        }
         Solved { node, depends }
     }
 
-    /// Solves the ko captures (with the other colour's best mean as the resolution) and, at a node
-    /// reached by a ko capture, adds the banned retake valued by the placid-ko rule.
-    #[allow(clippy::too_many_arguments)]
-    fn add_kos(
+    /// Solves the ko captures (with the other colour's best mean among its solved options as the
+    /// resolution) and, at a node reached by a ko capture, values the banned retake by the placid-ko
+    /// rule: the branches to add to Black's and White's options.
+    fn ko_branches(
         &mut self,
         kos: Vec<(Color, Candidate)>,
         state: State,
         ko: Option<KoContext>,
         depth: usize,
-        black: &mut Vec<ThermoBranch>,
-        white: &mut Vec<ThermoBranch>,
+        options: &[Option_],
         depends: &mut Dependencies,
-    ) {
-        if !kos.is_empty() {
-            let black_resolution = best_mean_of(black.iter().map(|b| b.mean()), Color::Black);
-            let white_resolution = best_mean_of(white.iter().map(|b| b.mean()), Color::White);
-            for (color, candidate) in kos {
-                let resolution = match color {
-                    Color::Black => white_resolution,
-                    Color::White => black_resolution,
-                };
-                let context = resolution.map(|r| KoContext {
-                    resolution: r - Rational::integer(candidate.gain),
-                });
-                let solved = self.node(&candidate.board, candidate.state, context, depth + 1);
-                depends.merge(&solved.depends);
-                let branch = ThermoBranch::to(candidate.point, solved.node, candidate.gain, true);
-                match color {
-                    Color::Black => black.push(branch),
-                    Color::White => white.push(branch),
-                }
+    ) -> Fixed {
+        let plain = |color: Color| {
+            let means = options.iter().filter_map(|o| match &o.status {
+                Status::Exact(b) if o.color == color => Some(b.mean()),
+                _ => None,
+            });
+            best_mean_of(means, color)
+        };
+        let (black_resolution, white_resolution) = (plain(Color::Black), plain(Color::White));
+        let mut fixed: Fixed = (Vec::new(), Vec::new());
+        for (color, candidate) in kos {
+            let resolution = match color {
+                Color::Black => white_resolution,
+                Color::White => black_resolution,
+            };
+            let context = resolution.map(|r| KoContext {
+                resolution: r - Rational::integer(candidate.gain),
+            });
+            let solved = self.node(&candidate.board, candidate.state, context, depth + 1);
+            depends.merge(&solved.depends);
+            let branch = ThermoBranch::to(candidate.point, solved.node, candidate.gain, true);
+            match color {
+                Color::Black => fixed.0.push(branch),
+                Color::White => fixed.1.push(branch),
             }
         }
         if let (Some((point, banned)), Some(context)) = (state.ban, ko) {
             let taker = banned.opponent();
-            let taker_result = match taker {
-                Color::Black => best_mean_of(black.iter().map(|b| b.mean()), Color::Black),
-                Color::White => best_mean_of(white.iter().map(|b| b.mean()), Color::White),
+            let own_kos = match taker {
+                Color::Black => &fixed.0,
+                Color::White => &fixed.1,
             };
-            if let Some(own) = taker_result {
+            let own = [
+                plain(taker),
+                best_mean_of(own_kos.iter().map(|b| b.mean()), taker),
+            ];
+            if let Some(own) = best_mean_of(own.into_iter().flatten(), taker) {
                 let open = (own + context.resolution + context.resolution) / Rational::integer(3);
                 let branch = ThermoBranch::ko_rule(point, open);
                 match banned {
-                    Color::Black => black.push(branch),
-                    Color::White => white.push(branch),
+                    Color::Black => fixed.0.push(branch),
+                    Color::White => fixed.1.push(branch),
                 }
             }
         }
+        fixed
     }
 
     /// The node's thermograph from its options, with the canonical solver's rules: no move is the count

@@ -2,7 +2,7 @@
 //! answers until its bound can no longer reach the scaffold of the solved ones (then it is never searched).
 
 use super::node::{ThermoBranch, ThermoNode};
-use super::{BoundedSearch, Solved, line_key, value};
+use super::{BoundedSearch, Fixed, Solved, line_key, value};
 use crate::endgame::cgt::{Rational, Thermograph, Wall};
 use crate::endgame::exact::Candidate;
 use crate::endgame::exact::line::Dependencies;
@@ -55,6 +55,21 @@ impl BoundedSearch<'_> {
         }
     }
 
+    /// Solves every option of `color` not solved yet.
+    pub(super) fn solve_color(
+        &mut self,
+        options: &mut [Option_],
+        color: Color,
+        depth: usize,
+        depends: &mut Dependencies,
+    ) {
+        for option in options.iter_mut().filter(|o| o.color == color) {
+            if matches!(option.status, Status::Bound { .. } | Status::Open) {
+                option.status = Status::Exact(self.solve_option(option, depth, depends));
+            }
+        }
+    }
+
     fn solve_option(
         &mut self,
         option: &Option_,
@@ -67,17 +82,24 @@ impl BoundedSearch<'_> {
         ThermoBranch::to(c.point, solved.node, c.gain, false)
     }
 
-    /// Solves the first option of each colour and bounds the others by their answers in the table and,
-    /// where none is, by the first answer, solved. Then, while some bounded option can still reach its
-    /// colour's scaffold below the temperature's bound, that option's first answer is solved (if its
-    /// bound did not have it yet) or the option itself.
+    /// Solves the first option of each colour that has none solved (in `options` or `fixed`) and bounds
+    /// the others by their answers in the table and, where none is, by the first answer, solved. Then,
+    /// while some bounded option can still change the node's value, that option's first answer is
+    /// solved (if its bound did not have it yet) or the option itself.
     pub(super) fn bound_options(
         &mut self,
         options: &mut [Option_],
+        fixed: &Fixed,
         depth: usize,
         depends: &mut Dependencies,
     ) {
-        for color in [Color::Black, Color::White] {
+        for (color, extra) in [(Color::Black, &fixed.0), (Color::White, &fixed.1)] {
+            let solved = options
+                .iter()
+                .any(|o| o.color == color && matches!(o.status, Status::Exact(_)));
+            if solved || !extra.is_empty() {
+                continue;
+            }
             if let Some(i) = options.iter().position(|o| o.color == color) {
                 options[i].status = Status::Exact(self.solve_option(&options[i], depth, depends));
             }
@@ -111,7 +133,7 @@ impl BoundedSearch<'_> {
                 Probe::Nothing => Status::Exact(self.solve_option(option, depth, depends)),
             };
         }
-        while let Some(i) = self.next_to_solve(options) {
+        while let Some(i) = self.next_to_solve(options, fixed) {
             let status = std::mem::replace(&mut options[i].status, Status::Open);
             options[i].status = match (status, options[i].first_answer) {
                 (
@@ -132,19 +154,37 @@ impl BoundedSearch<'_> {
         }
     }
 
-    /// The bounded option to work on next: the first (in move order) whose bound reaches above Left's
-    /// (below Right's) scaffold of the solved options somewhere on `[0, T⁺]`.
-    fn next_to_solve(&self, options: &[Option_]) -> Option<usize> {
-        let exact = |color: Color| {
-            options.iter().filter_map(move |o| match &o.status {
+    /// The bounded option to work on next: the first (in move order) that can still change the node's
+    /// value. While the solved options make a hot game, that is an option whose bound reaches above
+    /// Left's (below Right's) scaffold of the solved options somewhere on `[0, T⁺]`; while they make a
+    /// number, one whose stop can reach the solved options' best stop (a Left option's right stop is at
+    /// most its bound at t = 0, a Right option's left stop at least): the number is read from the best
+    /// stops alone, and options strictly beyond them change neither it nor the as-it-stands test.
+    fn next_to_solve(&self, options: &[Option_], fixed: &Fixed) -> Option<usize> {
+        let exact = |color: Color, extra: &[ThermoBranch]| {
+            let solved = options.iter().filter_map(move |o| match &o.status {
                 Status::Exact(b) if o.color == color => Some(b.thermograph()),
                 _ => None,
-            })
+            });
+            solved
+                .chain(extra.iter().map(ThermoBranch::thermograph))
+                .collect::<Vec<Thermograph>>()
         };
-        let black: Vec<Thermograph> = exact(Color::Black).collect();
-        let white: Vec<Thermograph> = exact(Color::White).collect();
+        let black = exact(Color::Black, &fixed.0);
+        let white = exact(Color::White, &fixed.1);
         let lo = value::left_scaffold(black.iter())?;
         let hi = value::right_scaffold(white.iter())?;
+        if value::is_number(&value::thermograph_of(&black, &white)) {
+            let low = black.iter().map(value::right_stop).max()?;
+            let high = white.iter().map(value::left_stop).min()?;
+            return options.iter().position(|o| match &o.status {
+                Status::Bound { wall, .. } => match o.color {
+                    Color::Black => wall.at(Rational::ZERO) >= low,
+                    Color::White => wall.at(Rational::ZERO) <= high,
+                },
+                _ => false,
+            });
+        }
         let bounds = |color: Color| {
             options.iter().filter_map(move |o| match &o.status {
                 Status::Bound { wall, .. } if o.color == color => Some(wall),
@@ -154,18 +194,19 @@ impl BoundedSearch<'_> {
         let up = bounds(Color::Black).fold(lo.clone(), |a, w| a.combine(w, true));
         let down = bounds(Color::White).fold(hi.clone(), |a, w| a.combine(w, false));
         let t_up = value::temperature_bound(&up, &down);
-        if t_up < Rational::ZERO {
-            return options
-                .iter()
-                .position(|o| matches!(o.status, Status::Bound { .. }));
-        }
         options.iter().position(|o| match &o.status {
             Status::Bound { wall, .. } => {
                 let (scaffold, below) = match o.color {
                     Color::Black => (&lo, true),
                     Color::White => (&hi, false),
                 };
-                !value::within(wall, scaffold, Rational::ZERO, t_up, below)
+                !value::within(
+                    wall,
+                    scaffold,
+                    Rational::ZERO,
+                    t_up.max(Rational::ZERO),
+                    below,
+                )
             }
             _ => false,
         })
@@ -187,6 +228,9 @@ impl BoundedSearch<'_> {
             return Probe::Nothing;
         }
         self.probed.insert(key, ());
+        if let Some(stats) = &mut self.stats {
+            stats.probe();
+        }
         let settlement = Settlement::assess(&c.board, self.region(), &c.state.sealed);
         if let Some(value) = self.leaf(&c.board, &settlement) {
             let node = Arc::new(ThermoNode::leaf(value));

@@ -10,7 +10,7 @@ pub(super) fn is_number(th: &Thermograph) -> bool {
 }
 
 /// The right stop of an option (its number, or its right wall at t = 0).
-fn right_stop(th: &Thermograph) -> Rational {
+pub(super) fn right_stop(th: &Thermograph) -> Rational {
     if is_number(th) {
         th.mean
     } else {
@@ -18,7 +18,7 @@ fn right_stop(th: &Thermograph) -> Rational {
     }
 }
 
-fn left_stop(th: &Thermograph) -> Rational {
+pub(super) fn left_stop(th: &Thermograph) -> Rational {
     if is_number(th) {
         th.mean
     } else {
