@@ -80,7 +80,7 @@ fn walk_mark_expand_quit_and_replay_the_same_last_frame() {
     });
     // The job feed passes changed values of the nodes on screen once a second: the frame to compare is
     // the one after the feed has nothing left to pass, so wait until two captures 1.5 s apart agree.
-    let last = tmux::settled(&tmux, Duration::from_millis(1500), 20);
+    let last = tmux::settled(tmux, Duration::from_millis(1500), 20);
     tmux.keys(&["q"]);
     wb.wait_for_exit(Duration::from_secs(10));
 
