@@ -6,6 +6,7 @@
 //! Callers (the CLI, the workbench's endgame pane) run `analyze` on a job thread; networks are opened on
 //! first use and kept in the `Analyzer`, so one analyzer serves many analyses.
 
+pub use super::cgt::move_value;
 use super::cgt::{Game, Kind, Rational, Thermograph, classify};
 use super::exact::bounded::ThermoNode;
 use super::exact::{self, Node, Progress};
@@ -55,15 +56,6 @@ impl Analysis {
             Color::Black => &self.best_black,
             Color::White => &self.best_white,
         }
-    }
-}
-
-/// Twice the temperature, 0 when settled: the problems' convention.
-pub fn move_value(temperature: Rational) -> Rational {
-    if temperature > Rational::ZERO {
-        temperature + temperature
-    } else {
-        Rational::ZERO
     }
 }
 
@@ -170,10 +162,7 @@ impl Analyzer {
             max_positions,
             progress,
         )?;
-        let mut tree = VariationTree {
-            nodes: Vec::new(),
-            size: Some(position.board.size()),
-        };
+        let mut tree = VariationTree::empty(position.board.size());
         let root = solution.root.clone();
         bounded_tree(&root, &root.thermograph, None, &mut tree, 3, 0);
         Ok(BoundedFound {
@@ -196,10 +185,7 @@ impl Analyzer {
             max_positions,
             progress,
         )?;
-        let mut tree = VariationTree {
-            nodes: Vec::new(),
-            size: Some(position.board.size()),
-        };
+        let mut tree = VariationTree::empty(position.board.size());
         exact_tree(&solution.root, &solution.root.game, None, &mut tree, 3, 0);
         Ok(Outcome {
             method: Method::Canonical,

@@ -244,6 +244,14 @@ pub struct VariationTree {
 }
 
 impl VariationTree {
+    /// A tree with no nodes yet, printed with the coordinates of a board of `size`.
+    pub fn empty(size: crate::go::BoardSize) -> VariationTree {
+        VariationTree {
+            nodes: Vec::new(),
+            size: Some(size),
+        }
+    }
+
     pub fn root(&self) -> Option<&TreeNode> {
         self.nodes.first()
     }

@@ -12,7 +12,7 @@ pub use classify::{Kind, best_option, classify};
 pub use forced::{best_mean, forced};
 pub use game::Game;
 pub use rational::Rational;
-pub use thermograph::{Thermograph, Wall, attaining_wall};
+pub use thermograph::{Thermograph, Wall, attaining_wall, move_value};
 
 #[cfg(test)]
 mod tests;

@@ -306,3 +306,12 @@ pub(crate) fn first_meeting(left: &Wall, right: &Wall) -> Rational {
     }
     previous + d0 / (-slope)
 }
+
+/// Twice the temperature, 0 when settled: the problems' convention.
+pub fn move_value(temperature: Rational) -> Rational {
+    if temperature > Rational::ZERO {
+        temperature + temperature
+    } else {
+        Rational::ZERO
+    }
+}

@@ -10,6 +10,22 @@ use crate::go::Point;
 /// capture cycle repeats the board, not the prisoners).
 pub(super) type LineKey = (u128, Option<(Point, Color)>, Sealed);
 
+/// A subtree's result (`N`: a canonical game's node or a thermograph's) and the line positions it depends on.
+pub(super) struct Solved<N> {
+    pub node: std::sync::Arc<N>,
+    pub depends: Dependencies,
+}
+
+impl<N> Solved<N> {
+    /// A result that depends on no position of the line: it may go to the table.
+    pub fn free(node: std::sync::Arc<N>) -> Solved<N> {
+        Solved {
+            node,
+            depends: Dependencies::default(),
+        }
+    }
+}
+
 /// The depths on the current line of the positions whose repetition a subtree avoided, ascending and
 /// without repeats (empty for a result that does not depend on the line).
 #[derive(Clone, Default, Debug, PartialEq, Eq)]

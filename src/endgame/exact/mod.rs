@@ -79,12 +79,7 @@ impl Solution {
 
     /// The move value in the problem set's convention: twice the territory temperature (0 when settled).
     pub fn value(&self) -> Rational {
-        let t = self.temperature();
-        if t > Rational::ZERO {
-            t + t
-        } else {
-            Rational::ZERO
-        }
+        crate::endgame::cgt::move_value(self.temperature())
     }
 
     pub fn best_moves(&self, color: Color) -> Vec<Point> {
@@ -244,10 +239,7 @@ type TableKey = (u128, State);
 
 /// A solved node and the positions of the line above it whose repetition its subtree avoided: a node
 /// that avoided one depends on the line and is not stored in the table.
-struct Solved {
-    node: Arc<Node>,
-    depends: Dependencies,
-}
+type Solved = line::Solved<Node>;
 
 struct Candidate {
     point: Point,
@@ -301,10 +293,7 @@ impl<'a> Search<'a> {
             if let Some(stats) = &mut self.stats {
                 stats.hit();
             }
-            return Solved {
-                node: node.clone(),
-                depends: Dependencies::default(),
-            };
+            return Solved::free(node.clone());
         }
         self.visited += 1;
         if self.visited.is_multiple_of(PROGRESS_EVERY)
@@ -314,10 +303,7 @@ impl<'a> Search<'a> {
         }
         if self.visited > self.max_positions {
             // Unwind quickly; `solve` reports the exhausted budget.
-            return Solved {
-                node: Arc::new(Node::leaf(Game::number(0))),
-                depends: Dependencies::default(),
-            };
+            return Solved::free(Arc::new(Node::leaf(Game::number(0))));
         }
         let settlement = Settlement::assess(board, self.region, &state.sealed);
         let mut outcome = Outcome::Settled;
@@ -356,10 +342,7 @@ impl<'a> Search<'a> {
         if let Some(node) = done {
             let node = Arc::new(node);
             self.table.insert(key, node.clone());
-            return Solved {
-                node,
-                depends: Dependencies::default(),
-            };
+            return Solved::free(node);
         }
         self.expand(board, &settlement, state, ko, depth)
     }

@@ -52,10 +52,7 @@ pub(crate) fn score_lines(
             ownership_game(position, &scorer)?
         }
     };
-    let mut tree = VariationTree {
-        nodes: Vec::new(),
-        size: Some(position.board.size()),
-    };
+    let mut tree = VariationTree::empty(position.board.size());
     shape::line_shape(
         &LocalState::root(&position.board),
         &position.lines,

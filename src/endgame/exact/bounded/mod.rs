@@ -71,12 +71,7 @@ impl Bounded {
 
     /// The move value in the problem set's convention: twice the territory temperature (0 when settled).
     pub fn value(&self) -> Rational {
-        let t = self.temperature();
-        if t > Rational::ZERO {
-            t + t
-        } else {
-            Rational::ZERO
-        }
+        crate::endgame::cgt::move_value(self.temperature())
     }
 
     pub fn best_moves(&self, color: Color) -> Vec<Point> {
@@ -198,10 +193,7 @@ fn means_needed(kos: &[(Color, Candidate)], state: State, ko: Option<KoContext>)
     need
 }
 
-struct Solved {
-    node: Arc<ThermoNode>,
-    depends: Dependencies,
-}
+type Solved = super::line::Solved<ThermoNode>;
 
 fn line_key(board: &Board, state: State) -> LineKey {
     (board.stone_hash(), state.ban, state.sealed)
@@ -238,25 +230,16 @@ impl BoundedSearch<'_> {
     fn node(&mut self, board: &Board, state: State, ko: Option<KoContext>, depth: usize) -> Solved {
         let key = (board.stone_hash(), state);
         if let Some(node) = self.table.get(&key) {
-            return Solved {
-                node: node.clone(),
-                depends: Dependencies::default(),
-            };
+            return Solved::free(node.clone());
         }
         if self.probed.remove(&key).is_none() && !self.count() {
-            return Solved {
-                node: Arc::new(ThermoNode::leaf(Rational::ZERO)),
-                depends: Dependencies::default(),
-            };
+            return Solved::free(Arc::new(ThermoNode::leaf(Rational::ZERO)));
         }
         let settlement = Settlement::assess(board, self.region(), &state.sealed);
         if let Some(value) = self.leaf(board, &settlement) {
             let node = Arc::new(ThermoNode::leaf(value));
             self.table.insert(key, node.clone());
-            return Solved {
-                node,
-                depends: Dependencies::default(),
-            };
+            return Solved::free(node);
         }
         self.expand(board, &settlement, state, ko, depth)
     }

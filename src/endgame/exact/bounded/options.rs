@@ -219,10 +219,7 @@ impl BoundedSearch<'_> {
         let c = &option.candidate;
         let key = (c.board.stone_hash(), c.state);
         if let Some(node) = self.table.get(&key) {
-            return Probe::Exact(Solved {
-                node: node.clone(),
-                depends: Dependencies::default(),
-            });
+            return Probe::Exact(Solved::free(node.clone()));
         }
         if !self.count() {
             return Probe::Nothing;
@@ -235,10 +232,7 @@ impl BoundedSearch<'_> {
         if let Some(value) = self.leaf(&c.board, &settlement) {
             let node = Arc::new(ThermoNode::leaf(value));
             self.table.insert(key, node.clone());
-            return Probe::Exact(Solved {
-                node,
-                depends: Dependencies::default(),
-            });
+            return Probe::Exact(Solved::free(node));
         }
         let here = line_key(&c.board, c.state);
         self.path.insert(here, depth + 1);
