@@ -133,6 +133,14 @@ fn garbage_is_refused_with_the_file_name() {
     );
 }
 
+/// [`marked_book`] written as a snapshot in a fresh temporary folder (kept while the folder lives).
+fn marked_snapshot() -> (tempfile::TempDir, Book, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let book = marked_book();
+    let path = write_snapshot(dir.path(), &book);
+    (dir, book, path)
+}
+
 /// The katabook with values, costs and a few marks: every field a snapshot holds is non-trivial.
 fn marked_book() -> Book {
     let (mut book, _) = katabook::import(Path::new(KATABOOK)).unwrap();
@@ -211,9 +219,7 @@ fn corrupt_at(result: Result<(Book, LoadReport), StoreError>) -> (u64, String) {
 
 #[test]
 fn a_format_2_snapshot_holds_every_field_and_the_cache_equals_a_recompute() {
-    let dir = tempfile::tempdir().unwrap();
-    let book = marked_book();
-    let path = write_snapshot(dir.path(), &book);
+    let (_dir, book, path) = marked_snapshot();
     let bytes = std::fs::read(&path).unwrap();
     assert_eq!(&bytes[8..12], &FORMAT_VERSION.to_le_bytes());
     let tags: Vec<[u8; 4]> = sections(&bytes).iter().map(|s| s.0).collect();
@@ -274,9 +280,7 @@ fn a_format_1_book_still_opens_and_compacts_to_format_2() {
 
 #[test]
 fn a_damaged_snapshot_is_refused_with_the_file_and_the_offset() {
-    let dir = tempfile::tempdir().unwrap();
-    let book = marked_book();
-    let path = write_snapshot(dir.path(), &book);
+    let (_dir, _, path) = marked_snapshot();
     let good = std::fs::read(&path).unwrap();
     // A flipped bit anywhere in a payload fails that section's checksum, reported at the payload.
     let mut rng = crate::go::playout::FastRng::new(11);
@@ -329,9 +333,7 @@ fn a_damaged_snapshot_is_refused_with_the_file_and_the_offset() {
 /// Contents that pass their checksums but contradict each other are refused before they are used.
 #[test]
 fn inconsistent_sections_are_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let book = marked_book();
-    let path = write_snapshot(dir.path(), &book);
+    let (_dir, book, path) = marked_snapshot();
     let good = std::fs::read(&path).unwrap();
     let find = |tag: &[u8; 4]| sections(&good).into_iter().find(|s| &s.0 == tag).unwrap();
     // The root lists one move more than the EDGE section holds.
@@ -367,9 +369,7 @@ fn inconsistent_sections_are_refused() {
 /// claiming a billion nodes costs an error message, not a billion nodes' memory.
 #[test]
 fn a_huge_claimed_size_allocates_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let book = marked_book();
-    let path = write_snapshot(dir.path(), &book);
+    let (_dir, book, path) = marked_snapshot();
     let good = std::fs::read(&path).unwrap();
     let (_, nodes_at, _) = sections(&good)[1];
     for (count, len) in [
