@@ -11,7 +11,13 @@ games="${1:-120}"
 positions="${2:-600}"
 minutes="${3:-25}"
 data=training/data
-[ -x training/.venv/bin/python ] || training/setup.sh
+# A venv whose packages do not import (e.g. an interrupted setup) is made again.
+training/.venv/bin/python -c 'import torch, onnx, onnxruntime' 2> /dev/null || training/setup.sh
+# The examples load ONNX Runtime at run time: the training venv's own library unless one is set.
+if [ -z "${ORT_DYLIB_PATH:-}" ]; then
+  ORT_DYLIB_PATH="$(ls training/.venv/lib/python3*/site-packages/onnxruntime/capi/libonnxruntime.so.* | head -n1)"
+  export ORT_DYLIB_PATH
+fi
 mkdir -p "$data" models
 cargo build --release --example local_move_games --example endgame_training_data \
   --example local_move_solver_features
