@@ -3,7 +3,7 @@
 //! Draws walled corner and edge regions (`shared/walled.rs`, windows up to 6 × 4, larger than the training
 //! data's) and keeps those with `MIN_EMPTY..=MAX_EMPTY` empty points that the exact solver finishes within
 //! its budget. Two measurements (the figures are in `docs/research/endgame-net-defaults.md`):
-//! - `leaves`: every position of the solver's tree is scored as a leaf by each rule
+//! - `leaves`: positions of the solver's tree (up to `PER_REGION` of each, drawn) are scored as leaves by each rule
 //!   (`net::leaf_values`, as the grown trees score them) and compared with its exact value in the root's
 //!   terms (the node's mean plus the prisoners taken on the way). Cold positions (temperature ≤ 0) are
 //!   where a tree should stop, so a leaf rule must count them right.
@@ -11,8 +11,8 @@
 //!   one analyzer for all (KataGo's evaluations are shared). A tree is right when its move value (2T)
 //!   equals the solver's, as the endgame bench counts; the mean is reported too.
 //!
-//! Run: `cargo run --release --example leaf_rules -- leaves|trees [POSITIONS] [SEED] [METHOD]` (defaults
-//! 60 regions, seed 101, `net`).
+//! Run: `cargo run --release --example leaf_rules -- leaves [POSITIONS] [SEED]` or `… -- trees [POSITIONS]
+//! [SEED] [METHOD] [MIN_EMPTY MAX_EMPTY]` (defaults 60 regions, seed 101, `net`, 4–10 empty points).
 
 #[path = "shared/walled.rs"]
 mod walled;
@@ -31,6 +31,7 @@ use walled::{Rng, Window, generate};
 
 /// Windows up to 6 points wide and 4 deep: regions like the smaller course problems.
 const LARGE: Window = Window { width: 6, depth: 4 };
+/// The default range of empty points (`trees` takes another as its last two arguments).
 const MIN_EMPTY: usize = 4;
 const MAX_EMPTY: usize = 10;
 /// The exact solver's budget for the reference value; a region it cannot finish is drawn again.
@@ -72,11 +73,15 @@ const CONFIGS: [Config; 5] = [
 ];
 
 /// The next region of the stream that the solver finishes, with its empty points and solution.
-fn draw(rng: &mut Rng, size: BoardSize) -> (LocalPosition, usize, Solution) {
+fn draw(
+    rng: &mut Rng,
+    size: BoardSize,
+    empties: &std::ops::RangeInclusive<usize>,
+) -> (LocalPosition, usize, Solution) {
     loop {
         let drawn = generate(rng, size, LARGE);
         let empty = drawn.region.empty_points(&drawn.board).len();
-        if !(MIN_EMPTY..=MAX_EMPTY).contains(&empty) {
+        if !empties.contains(&empty) {
             continue;
         }
         if let Ok(solution) =
@@ -117,6 +122,9 @@ fn positions(root: &Node, board: &tengen::go::Board) -> Vec<(LocalState, Rationa
     out
 }
 
+/// Positions scored per region (`leaves`).
+const PER_REGION: usize = 24;
+
 /// Counts of one leaf rule over the solver's positions.
 #[derive(Default)]
 struct LeafTally {
@@ -141,8 +149,13 @@ fn leaves(count: usize, seed: u64) -> Result<()> {
     let mut tallies: Vec<LeafTally> = RULES.iter().map(|_| LeafTally::default()).collect();
     let started = Instant::now();
     for _ in 0..count {
-        let (position, _, solution) = draw(&mut rng, size);
-        let found = positions(&solution.root, &position.board);
+        let (position, _, solution) = draw(&mut rng, size, &(MIN_EMPTY..=MAX_EMPTY));
+        let mut found = positions(&solution.root, &position.board);
+        // A large tree has thousands of positions: a seeded sample keeps every region's weight alike.
+        while found.len() > PER_REGION {
+            let drop = rng.range(0, found.len() - 1);
+            found.swap_remove(drop);
+        }
         for chunk in found.chunks(64) {
             let states: Vec<&LocalState> = chunk.iter().map(|(s, _, _)| s).collect();
             for ((_, rule), tally) in RULES.iter().zip(&mut tallies) {
@@ -162,7 +175,7 @@ fn leaves(count: usize, seed: u64) -> Result<()> {
         }
     }
     println!(
-        "{count} regions, {MIN_EMPTY}–{MAX_EMPTY} empty points, seed {seed}, every position of the solver's trees, {:.0} s",
+        "{count} regions, {MIN_EMPTY}–{MAX_EMPTY} empty points, seed {seed}, up to {PER_REGION} positions of each solver's tree, {:.0} s",
         started.elapsed().as_secs_f64()
     );
     println!("| leaf rule | cold positions counted right | mean error, cold | mean error, hot |");
@@ -191,7 +204,12 @@ struct Tally {
     seconds: f64,
 }
 
-fn trees(count: usize, seed: u64, method: Method) -> Result<()> {
+fn trees(
+    count: usize,
+    seed: u64,
+    method: Method,
+    empties: std::ops::RangeInclusive<usize>,
+) -> Result<()> {
     let size = BoardSize::square(19)?;
     let mut rng = Rng(seed);
     let mut analyzer = Analyzer::new(ModelPaths::default(), AnalysisOptions::default());
@@ -200,7 +218,7 @@ fn trees(count: usize, seed: u64, method: Method) -> Result<()> {
     let started = Instant::now();
     let mut kept = 0;
     while kept < count {
-        let (position, empty, solution) = draw(&mut rng, size);
+        let (position, empty, solution) = draw(&mut rng, size, &empties);
         let (value, mean) = (move_value(solution.temperature()), solution.mean());
         // Cold regions are the easy majority: keep one in four, as the hot ones are the question.
         if value <= Rational::ZERO && !rng.chance(0.25) {
@@ -225,7 +243,9 @@ fn trees(count: usize, seed: u64, method: Method) -> Result<()> {
         eprintln!("{line} ({:.0} s)", started.elapsed().as_secs_f64());
     }
     println!(
-        "{kept} regions ({hot} hot), {MIN_EMPTY}–{MAX_EMPTY} empty points, seed {seed}, method {method}, {:.0} s",
+        "{kept} regions ({hot} hot), {}–{} empty points, seed {seed}, method {method}, {:.0} s",
+        empties.start(),
+        empties.end(),
         started.elapsed().as_secs_f64()
     );
     println!("| leaves | value right | mean right | both | mean error | seconds |");
@@ -259,8 +279,12 @@ fn main() -> Result<()> {
             if !matches!(method, Method::Net | Method::Blend | Method::Policy) {
                 bail!("METHOD must be net, blend or policy (a grown tree)");
             }
-            trees(count, seed, method)
+            let min: usize = args.next().map_or(Ok(MIN_EMPTY), |a| a.parse())?;
+            let max: usize = args.next().map_or(Ok(MAX_EMPTY), |a| a.parse())?;
+            trees(count, seed, method, min..=max)
         }
-        _ => bail!("usage: leaf_rules leaves|trees [POSITIONS] [SEED] [METHOD]"),
+        _ => bail!(
+            "usage: leaf_rules leaves [POSITIONS] [SEED] | trees [POSITIONS] [SEED] [METHOD] [MIN MAX]"
+        ),
     }
 }

@@ -21,13 +21,19 @@ fi
 mkdir -p "$data" models
 cargo build --release --example local_move_games --example endgame_training_data \
   --example local_move_solver_features
-# Two self-play workers with their own seeds (one ONNX Runtime thread each).
+# A step whose output is there from an earlier run with the same arguments is kept (delete training/data
+# to start over): two self-play workers with their own seeds (one ONNX Runtime thread each), then the
+# exact solver's regions.
+done_with() { grep -qs "\"$2\": $3," "$1/info.json"; }
 for seed in 11 12; do
+  done_with "$data/games-$seed" games "$games" && continue
   target/release/examples/local_move_games "$data/games-$seed" "$games" "$seed" 20 \
     2> "$data/games-$seed.log" &
 done
-target/release/examples/endgame_training_data "$data/solver" "$positions" 1
-target/release/examples/local_move_solver_features "$data/solver" "$data/games-solver" 1
+if ! { done_with "$data/solver" positions "$positions" && [ -f "$data/games-solver/info.json" ]; }; then
+  target/release/examples/endgame_training_data "$data/solver" "$positions" 1
+  target/release/examples/local_move_solver_features "$data/solver" "$data/games-solver" 1
+fi
 wait
 cd training
 .venv/bin/python train.py data data/model.pt --blocks 1 --channels 48 --epochs 10 --minutes "$minutes"
