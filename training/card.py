@@ -31,9 +31,9 @@ def main():
     replaced = (f"""
 
 The head this one replaced, measured by the same script on the same examples: moves top-1
-{pct(old["move_top1"])}, top-3 {pct(old["move_top3"])}; "no move" top-1 {pct(old["no_move_top1"])}, top-3
-{pct(old["no_move_top3"])} (White's moves {pct(old["white_top1"])} / {pct(old["white_top3"])}, Black's
-{pct(old["black_top1"])} / {pct(old["black_top3"])})."""
+{pct(old["move_top1"])}, top-3 {pct(old["move_top3"])} (White's {pct(old["white_top1"])} / {pct(old["white_top3"])}, \
+Black's {pct(old["black_top1"])} / {pct(old["black_top3"])}); "no move" top-1 {pct(old["no_move_top1"])}, \
+top-3 {pct(old["no_move_top3"])}."""
                 if old else "")
     stopped = (f"; {d['stopped']} worker(s) stopped early by the time limit, keeping every finished game"
                if d.get("stopped") else "")
