@@ -20,7 +20,11 @@ use std::time::Instant;
 use tengen::endgame::cgt::{Rational, Thermograph};
 use tengen::endgame::exact::{self, Node};
 use tengen::endgame::region::Region;
-use tengen::go::{Board, BoardSize, Color, Point, Scoring, Symmetry};
+use tengen::go::{Board, BoardSize, Color, Point, Scoring};
+use walled::{Position, Rng, generate};
+
+#[path = "shared/walled.rs"]
+mod walled;
 
 const SIDE: usize = 19;
 const AREA: usize = SIDE * SIDE;
@@ -36,113 +40,6 @@ const MAX_EMPTY: usize = 7;
 const BUDGET: usize = 20_000;
 /// Walks down each solved position's tree.
 const WALKS: usize = 12;
-
-/// splitmix64: small, seeded, and the same on every platform and crate version.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `low..=high`.
-    fn range(&mut self, low: usize, high: usize) -> usize {
-        low + (self.next() % (high - low + 1) as u64) as usize
-    }
-
-    fn chance(&mut self, p: f64) -> bool {
-        ((self.next() >> 11) as f64 / (1u64 << 53) as f64) < p
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
-        if items.is_empty() {
-            None
-        } else {
-            items.get(self.range(0, items.len() - 1))
-        }
-    }
-}
-
-/// A generated local problem.
-struct Position {
-    board: Board,
-    region: Region,
-}
-
-/// Draws a walled window at the top-left corner or the top edge, then maps it by a random symmetry.
-fn generate(rng: &mut Rng, size: BoardSize) -> Position {
-    let corner = rng.chance(0.5);
-    let (w, h) = (rng.range(2, 5), rng.range(2, 3));
-    let x0 = if corner {
-        0
-    } else {
-        rng.range(3, SIDE - w - 3)
-    };
-    // The wall runs around the window from the edge back to the edge (or the other edge at a corner).
-    let mut wall = Vec::new();
-    if !corner {
-        wall.extend((0..=h).map(|y| (x0 - 1, y)));
-    }
-    if corner {
-        // From the top edge down the right side, then along the bottom back to the left edge.
-        wall.extend((0..=h).map(|y| (x0 + w, y)));
-        wall.extend((x0..x0 + w).rev().map(|x| (x, h)));
-    } else {
-        wall.extend((x0..x0 + w).map(|x| (x, h)));
-        wall.extend((0..=h).rev().map(|y| (x0 + w, y)));
-    }
-    let split = rng.range(1, wall.len() - 1);
-    let first = if rng.chance(0.5) {
-        Color::Black
-    } else {
-        Color::White
-    };
-    let symmetry = Symmetry::ALL[rng.range(0, 7)];
-    let at = |x: usize, y: usize| symmetry.apply(size, Point::new(x, y));
-    let mut board = Board::new(size);
-    let mut wall_colour = Vec::new();
-    for (i, &(x, y)) in wall.iter().enumerate() {
-        let colour = if i < split { first } else { first.opponent() };
-        board.setup_stone(colour, at(x, y));
-        wall_colour.push(((x, y), colour));
-        // Thicker walls, as in real positions (they change nothing locally: the wall is anchored).
-        if y + 1 < SIDE && y == h && rng.chance(0.4) {
-            board.setup_stone(colour, at(x, y + 1));
-        }
-    }
-    // Stones inside, each of the colour of the nearest wall stone more often than not.
-    let density = 0.15 + 0.3 * (rng.next() % 100) as f64 / 100.0;
-    let mut inside = Vec::new();
-    for y in 0..h {
-        for x in x0..x0 + w {
-            inside.push(at(x, y));
-            if !rng.chance(density) {
-                continue;
-            }
-            let nearest = wall_colour
-                .iter()
-                .min_by_key(|((wx, wy), _)| wx.abs_diff(x) + wy.abs_diff(y))
-                .map_or(Color::Black, |&(_, c)| c);
-            let colour = if rng.chance(0.7) {
-                nearest
-            } else {
-                nearest.opponent()
-            };
-            let p = at(x, y);
-            if board.check(colour, p, false).is_ok() {
-                board.setup_stone(colour, p);
-            }
-        }
-    }
-    Position {
-        board,
-        region: Region::new(inside),
-    }
-}
 
 /// What the network should predict at a node of the solution tree.
 enum Target {
@@ -412,7 +309,7 @@ fn main() -> Result<()> {
     let (mut solved, mut skipped, mut gave_up, mut cold_roots) = (0usize, 0usize, 0usize, 0usize);
     let started = Instant::now();
     while solved < positions {
-        let position = generate(&mut rng, size);
+        let position = generate(&mut rng, size, walled::SMALL);
         let empty = position.region.empty_points(&position.board).len();
         if !(2..=MAX_EMPTY).contains(&empty) {
             skipped += 1;
@@ -486,7 +383,7 @@ mod tests {
         let mut rng = Rng(7);
         let size = BoardSize::square(SIDE).unwrap();
         for _ in 0..20 {
-            let p = generate(&mut rng, size);
+            let p = generate(&mut rng, size, walled::SMALL);
             assert!(!p.region.is_empty());
             let touches_edge = p
                 .region

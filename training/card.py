@@ -27,6 +27,14 @@ def main():
     epochs = "\n".join(
         f"| {e['epoch']} | {e['seconds']} | {e['eval_loss']:.3f} | {pct(e['move_top1'])} | {pct(e['no_move_top1'])} |"
         for e in m["log"])
+    old = m.get("previous")
+    replaced = (f"""
+
+The head this one replaced, measured by the same script on the same examples: moves top-1
+{pct(old["move_top1"])}, top-3 {pct(old["move_top3"])} (White's {pct(old["white_top1"])} / {pct(old["white_top3"])}, \
+Black's {pct(old["black_top1"])} / {pct(old["black_top3"])}); "no move" top-1 {pct(old["no_move_top1"])}, \
+top-3 {pct(old["no_move_top3"])}."""
+                if old else "")
     stopped = (f"; {d['stopped']} worker(s) stopped early by the time limit, keeping every finished game"
                if d.get("stopped") else "")
     text = f"""# Model card: `local-move-head.onnx` on KataGo's b6c96 trunk
@@ -91,7 +99,7 @@ Measured by `training/export.py` with ONNX Runtime on the other half of the held
 {rows}
 
 All moves: top-1 {pct(m["move_top1"])}, top-3 {pct(m["move_top3"])}; the colour with more probability is the
-colour that played in {pct(m["colour_right"])} of the move examples.
+colour that played in {pct(m["colour_right"])} of the move examples.{replaced}
 
 "No move" above a threshold (the tree builder's leaf rule), on examples whose target is "no move" and on
 those where a move followed:

@@ -7,6 +7,7 @@ Usage: export.py CHECKPOINT DATA_DIR HEAD.onnx METRICS.json FIXTURE.json
 """
 
 import json
+import os
 import sys
 import time
 
@@ -140,6 +141,12 @@ def main():
     calibration = held[data["meta"][held, 0] % 20 == 0]
     idx = held[data["meta"][held, 0] % 20 == 10]
     offset = calibrate(model, data, calibration)
+    # The head being replaced, measured on the same examples before it is overwritten (its own held-out
+    # games are the same rule's, so none of these trained it when the seeds are the same).
+    previous = None
+    if os.path.exists(out):
+        old = ort.InferenceSession(out, providers=["CPUExecutionProvider"])
+        previous = evaluate(old, data, idx)
     export(model, out, meta["model"])
     session = ort.InferenceSession(out, providers=["CPUExecutionProvider"])
     fixture(model, session, data, int(idx[0]), fixture_path)
@@ -149,11 +156,14 @@ def main():
         "blocks": saved["blocks"], "channels": saved["channels"], "params": saved["params"],
         "train_seconds": saved["train_seconds"], "train_examples": saved["train_examples"],
         "held_out_examples": saved["held_out_examples"], "args": saved["args"], "log": saved["log"],
-        "opset": OPSET, "steps": saved["steps"], "data": meta,
+        "opset": OPSET, "steps": saved["steps"], "data": meta, "previous": previous,
     })
     with open(metrics_path, "w") as f:
         json.dump(result, f, indent=2)
-    print(json.dumps({k: v for k, v in result.items() if k != "log"}, indent=2))
+    print(json.dumps({k: v for k, v in result.items() if k not in ("log", "previous")}, indent=2))
+    if previous:
+        print("the replaced head on the same examples:", json.dumps(
+            {k: v for k, v in previous.items() if "top" in k}))
 
 
 if __name__ == "__main__":

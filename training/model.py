@@ -68,11 +68,18 @@ def load_dir(path):
     mask = np.fromfile(os.path.join(path, "mask.u8"), dtype=np.uint8)
     feats = np.fromfile(os.path.join(path, "features.f16"), dtype=np.float16)
     n = min(len(meta) // 5, len(mask) // AREA, len(feats) // (TRUNK_CHANNELS * AREA))
-    return {
-        "features": feats[: n * TRUNK_CHANNELS * AREA].reshape(n, TRUNK_CHANNELS, SIDE, SIDE),
-        "mask": mask[: n * AREA].reshape(n, SIDE, SIDE),
-        "meta": meta[: n * 5].reshape(n, 5),
-    }
+    meta = meta[: n * 5].reshape(n, 5)
+    mask = mask[: n * AREA].reshape(n, SIDE, SIDE)
+    # The head can only name points of the region; the exact solver's best move is sometimes outside it
+    # (a capture at a last liberty outside), and such an example is dropped.
+    point = meta[:, 1] % AREA
+    keep = (meta[:, 1] == NO_MOVE) | (mask.reshape(n, AREA)[np.arange(n), point] == 1)
+    if not keep.all():
+        print(f"{path}: {int((~keep).sum())} examples whose move is outside the region dropped", flush=True)
+    feats = feats[: n * TRUNK_CHANNELS * AREA].reshape(n, TRUNK_CHANNELS, SIDE, SIDE)
+    if keep.all():
+        return {"features": feats, "mask": mask, "meta": meta}
+    return {"features": feats[keep], "mask": mask[keep], "meta": meta[keep]}
 
 
 def load_all(root):
@@ -115,4 +122,10 @@ def info(root):
             total["dirs"] += 1
             total["stopped"] = total.get("stopped", 0) + int("stopped" in i)
             total["model"] = i["model"]
+    # The exact solver's own run (examples/endgame_training_data.rs): its positions and time.
+    solver = os.path.join(root, "solver", "info.json")
+    if os.path.exists(solver):
+        i = json.load(open(solver))
+        total["solver_positions"] = i.get("positions", 0)
+        total["seconds"] += i.get("seconds", 0.0)
     return total

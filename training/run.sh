@@ -11,17 +11,29 @@ games="${1:-120}"
 positions="${2:-600}"
 minutes="${3:-25}"
 data=training/data
-[ -x training/.venv/bin/python ] || training/setup.sh
+# A venv whose packages do not import (e.g. an interrupted setup) is made again.
+training/.venv/bin/python -c 'import torch, onnx, onnxruntime' 2> /dev/null || training/setup.sh
+# The examples load ONNX Runtime at run time: the training venv's own library unless one is set.
+if [ -z "${ORT_DYLIB_PATH:-}" ]; then
+  ORT_DYLIB_PATH="$(ls training/.venv/lib/python3*/site-packages/onnxruntime/capi/libonnxruntime.so.* | head -n1)"
+  export ORT_DYLIB_PATH
+fi
 mkdir -p "$data" models
 cargo build --release --example local_move_games --example endgame_training_data \
   --example local_move_solver_features
-# Two self-play workers with their own seeds (one ONNX Runtime thread each).
+# A step whose output is there from an earlier run with the same arguments is kept (delete training/data
+# to start over): two self-play workers with their own seeds (one ONNX Runtime thread each), then the
+# exact solver's regions.
+done_with() { grep -qs "\"$2\": $3," "$1/info.json"; }
 for seed in 11 12; do
+  done_with "$data/games-$seed" games "$games" && continue
   target/release/examples/local_move_games "$data/games-$seed" "$games" "$seed" 20 \
     2> "$data/games-$seed.log" &
 done
-target/release/examples/endgame_training_data "$data/solver" "$positions" 1
-target/release/examples/local_move_solver_features "$data/solver" "$data/games-solver" 1
+if ! { done_with "$data/solver" positions "$positions" && [ -f "$data/games-solver/info.json" ]; }; then
+  target/release/examples/endgame_training_data "$data/solver" "$positions" 1
+  target/release/examples/local_move_solver_features "$data/solver" "$data/games-solver" 1
+fi
 wait
 cd training
 .venv/bin/python train.py data data/model.pt --blocks 1 --channels 48 --epochs 10 --minutes "$minutes"

@@ -20,8 +20,12 @@ mod value;
 pub use networks::{LOCAL_MOVE_ENV, Networks, OWNERSHIP_ENV};
 pub(crate) use scoring::{Scorer, region_balance};
 
+use crate::endgame::cgt::Rational;
 use crate::endgame::region::Region;
-use crate::endgame::types::{AnalysisError, AnalysisOptions, LocalPosition, Method, Outcome};
+use crate::endgame::types::{
+    AnalysisError, AnalysisOptions, LocalPosition, Method, Outcome, TreeLeaves,
+};
+use crate::go::Scoring;
 use exact::ExactSubtrees;
 use proposer::{Blend, LocalMoveNet, LocalState, PolicyProposer, Proposer, ProposerError};
 use std::sync::Arc;
@@ -72,6 +76,27 @@ pub(crate) fn grow(
         .push(format!("{} nodes from {}", nodes.len(), proposer.name()));
     outcome.notes.extend(exact.note());
     Ok(outcome)
+}
+
+/// How a grown tree values `states` (positions reached by local play from `position`) as leaves under
+/// `leaves`: the exact count where settled, the judged count where the rule trusts reading, else KataGo's
+/// rounded ownership; in `scoring`'s terms, from `position` (prisoners on the way included). Public so
+/// that leaf rules can be measured against the exact solver (`examples/leaf_rules.rs`).
+pub fn leaf_values(
+    nets: &Networks,
+    position: &LocalPosition,
+    scoring: Scoring,
+    leaves: TreeLeaves,
+    states: &[&LocalState],
+) -> Result<Vec<Rational>, AnalysisError> {
+    let scorer = Scorer {
+        region: &position.region,
+        katago: nets.katago()?,
+        scoring,
+        initial_balance: region_balance(position),
+        leaves,
+    };
+    Ok(scorer.values(states)?.into_iter().map(|(v, _)| v).collect())
 }
 
 /// The local-move network behind a shared handle.
