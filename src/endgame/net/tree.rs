@@ -345,21 +345,31 @@ mod tests {
         Ok(vec![None; states.len()])
     }
 
-    #[test]
-    fn trees_follow_both_colours_until_no_move() {
+    /// The tree the scripted proposer grows on the 5-point row region from an empty board.
+    fn grow_row(
+        stop_after: usize,
+        sente_black: bool,
+        options: &TreeOptions,
+        terminal: &mut TerminalCheck,
+    ) -> Vec<BuiltNode> {
         let (board, region) = row_region();
         let proposer = Scripted {
-            stop_after: 2,
-            sente_black: false,
+            stop_after,
+            sente_black,
         };
-        let nodes = build(
+        build(
             LocalState::root(&board),
             &region,
             &proposer,
-            &TreeOptions::default(),
-            &mut never,
+            options,
+            terminal,
         )
-        .expect("built");
+        .expect("built")
+    }
+
+    #[test]
+    fn trees_follow_both_colours_until_no_move() {
+        let nodes = grow_row(2, false, &TreeOptions::default(), &mut never);
         // Root → 2 children → 4 grandchildren, which say "no move".
         assert_eq!(nodes.len(), 7);
         assert_eq!(nodes[0].children.len(), 2);
@@ -370,37 +380,18 @@ mod tests {
 
     #[test]
     fn caps_and_terminal_checks_end_nodes() {
-        let (board, region) = row_region();
-        let proposer = Scripted {
-            stop_after: 10,
-            sente_black: false,
-        };
         let shallow = TreeOptions {
             max_depth: 1,
             ..TreeOptions::default()
         };
-        let nodes = build(
-            LocalState::root(&board),
-            &region,
-            &proposer,
-            &shallow,
-            &mut never,
-        )
-        .expect("built");
+        let nodes = grow_row(10, false, &shallow, &mut never);
         assert_eq!(nodes.len(), 3);
         assert!(nodes[1..].iter().all(|n| n.leaf == Some(LeafReason::Depth)));
         let small = TreeOptions {
             max_nodes: 5,
             ..TreeOptions::default()
         };
-        let nodes = build(
-            LocalState::root(&board),
-            &region,
-            &proposer,
-            &small,
-            &mut never,
-        )
-        .expect("built");
+        let nodes = grow_row(10, false, &small, &mut never);
         // Moves past the cap still appear (each node keeps its moves), but only as leaves.
         let kept = nodes
             .iter()
@@ -415,32 +406,13 @@ mod tests {
                 .map(|&(_, root)| (!root).then_some(LeafReason::Settled))
                 .collect())
         };
-        let nodes = build(
-            LocalState::root(&board),
-            &region,
-            &proposer,
-            &TreeOptions::default(),
-            &mut settle,
-        )
-        .expect("built");
+        let nodes = grow_row(10, false, &TreeOptions::default(), &mut settle);
         assert_eq!(nodes.len(), 3);
     }
 
     #[test]
     fn sente_nodes_give_the_answering_colour_one_direct_leaf() {
-        let (board, region) = row_region();
-        let proposer = Scripted {
-            stop_after: 2,
-            sente_black: true,
-        };
-        let nodes = build(
-            LocalState::root(&board),
-            &region,
-            &proposer,
-            &TreeOptions::default(),
-            &mut never,
-        )
-        .expect("built");
+        let nodes = grow_row(2, true, &TreeOptions::default(), &mut never);
         let directs = nodes
             .iter()
             .filter(|n| n.leaf == Some(LeafReason::Direct))
