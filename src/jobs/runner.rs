@@ -418,9 +418,17 @@ impl JobContext {
         let plan = match plan {
             Ok(plan) => plan,
             Err(e) => {
-                // A node whose history cannot be rebuilt must not be picked again and again.
-                self.with_book(move |_, book| book.node_mut(node).can_expand = false)
+                // A node whose history cannot be rebuilt must not be picked again and again; its view
+                // stops offering an expansion cost.
+                let views = self
+                    .with_book(move |shared, book| {
+                        book.node_mut(node).can_expand = false;
+                        shared.changed_views(book, &[node])
+                    })
                     .await?;
+                if !views.is_empty() {
+                    let _ = self.events.send(JobEvent::NodesChanged(views));
+                }
                 return Err(JobFailure::Failed(e.to_string()));
             }
         };
