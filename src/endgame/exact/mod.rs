@@ -210,6 +210,13 @@ struct State {
     sealed: Sealed,
 }
 
+impl State {
+    /// The position `board` in this state as the current line knows it, for repetitions.
+    fn line_key(self, board: &Board) -> LineKey {
+        (board.stone_hash(), self.ban, self.sealed)
+    }
+}
+
 /// What a node reached by a ko capture needs from the open ko: the other colour's best non-ko result
 /// there (its mean).
 #[derive(Clone, Copy)]
@@ -357,7 +364,7 @@ impl<'a> Search<'a> {
         depth: usize,
     ) -> Solved {
         let key = self.key(board, state);
-        let line_key = (board.stone_hash(), state.ban, state.sealed);
+        let line_key = state.line_key(board);
         self.path.insert(line_key, depth);
         let mut depends = Dependencies::default();
         let mut black = Vec::new();
@@ -368,11 +375,7 @@ impl<'a> Search<'a> {
                 let Some(candidate) = self.play(board, state, color, point) else {
                     continue;
                 };
-                let line = (
-                    candidate.board.stone_hash(),
-                    candidate.state.ban,
-                    candidate.state.sealed,
-                );
+                let line = candidate.state.line_key(&candidate.board);
                 if let Some(&at) = self.path.get(&line) {
                     if let Some(stats) = &mut self.stats {
                         stats.repeat(at, color, point);

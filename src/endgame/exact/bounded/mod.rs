@@ -195,10 +195,6 @@ fn means_needed(kos: &[(Color, Candidate)], state: State, ko: Option<KoContext>)
 
 type Solved = super::line::Solved<ThermoNode>;
 
-fn line_key(board: &Board, state: State) -> LineKey {
-    (board.stone_hash(), state.ban, state.sealed)
-}
-
 impl BoundedSearch<'_> {
     fn region(&self) -> &Region {
         self.rules.region
@@ -261,7 +257,7 @@ impl BoundedSearch<'_> {
                 let Some(candidate) = self.rules.play(board, state, color, point) else {
                     continue;
                 };
-                if let Some(&at) = self.path.get(&line_key(&candidate.board, candidate.state)) {
+                if let Some(&at) = self.path.get(&candidate.state.line_key(&candidate.board)) {
                     depends.merge(&Dependencies::at(at));
                     continue;
                 }
@@ -285,7 +281,7 @@ impl BoundedSearch<'_> {
         depth: usize,
     ) -> Solved {
         let key = (board.stone_hash(), state);
-        let here = line_key(board, state);
+        let here = state.line_key(board);
         self.path.insert(here, depth);
         let mut depends = Dependencies::default();
         let (plain, kos) = self.candidates(

@@ -2,7 +2,7 @@
 //! answers until its bound can no longer reach the scaffold of the solved ones (then it is never searched).
 
 use super::node::{ThermoBranch, ThermoNode};
-use super::{BoundedSearch, Fixed, Solved, line_key, value};
+use super::{BoundedSearch, Fixed, Solved, value};
 use crate::endgame::cgt::{Rational, Thermograph, Wall};
 use crate::endgame::exact::Candidate;
 use crate::endgame::exact::line::Dependencies;
@@ -234,7 +234,7 @@ impl BoundedSearch<'_> {
             self.table.insert(key, node.clone());
             return Probe::Exact(Solved::free(node));
         }
-        let here = line_key(&c.board, c.state);
+        let here = c.state.line_key(&c.board);
         self.path.insert(here, depth + 1);
         let mut repeats = Dependencies::default();
         let (answers, _) = self.candidates(
@@ -268,7 +268,7 @@ impl BoundedSearch<'_> {
         depends: &mut Dependencies,
     ) -> Wall {
         let c = &option.candidate;
-        let here = line_key(&c.board, c.state);
+        let here = c.state.line_key(&c.board);
         self.path.insert(here, depth + 1);
         let answerer = option.color.opponent();
         let wall = match self.rules.play(&c.board, c.state, answerer, point) {
