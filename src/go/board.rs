@@ -220,19 +220,36 @@ impl Board {
 
     /// The distinct liberties of the chain through `p`.
     pub fn chain_liberties(&self, p: Point) -> Vec<Point> {
-        let mut libs: Vec<Point> = Vec::new();
-        for s in self.chain_stones(p) {
-            for n in neighbours(s) {
-                if self.cell(n) == Cell::Empty && !libs.contains(&n) {
-                    libs.push(n);
-                }
-            }
-        }
+        let mut libs = Vec::new();
+        self.for_each_liberty(p, |l| libs.push(l));
         libs
     }
 
+    /// The number of distinct liberties of the chain through `p`, without allocating.
     pub fn liberty_count(&self, p: Point) -> usize {
-        self.chain_liberties(p).len()
+        let mut count = 0;
+        self.for_each_liberty(p, |_| count += 1);
+        count
+    }
+
+    /// Calls `visit` once for each distinct liberty of the chain through `p`. A bit set over the grid
+    /// deduplicates: readers call this in their inner loops, where a list per call was most of the cost.
+    fn for_each_liberty(&self, p: Point, mut visit: impl FnMut(Point)) {
+        let mut seen = [0u64; GRID.div_ceil(64)];
+        let mut s = p.index();
+        loop {
+            for n in neighbours(Point::from_index(s)) {
+                let i = n.index();
+                if self.cells[i] == Cell::Empty && seen[i / 64] & (1 << (i % 64)) == 0 {
+                    seen[i / 64] |= 1 << (i % 64);
+                    visit(n);
+                }
+            }
+            s = self.next[s] as usize;
+            if s == p.index() {
+                return;
+            }
+        }
     }
 
     /// Whether the chain through `p` has exactly one liberty.
