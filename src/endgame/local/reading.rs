@@ -9,10 +9,11 @@
 //! search that runs out of budget proves nothing, so the chain stays undecided.
 
 use super::settle::Settlement;
-use crate::endgame::region::{Region, Sealed};
+use crate::endgame::cgt::fast_hash::{FastMap, fast_map};
+use crate::endgame::region::Region;
 use crate::go::board::neighbours;
-use crate::go::{Board, Cell, Color, Point};
-use std::collections::{HashMap, HashSet};
+use crate::go::{Board, BoardSize, Cell, Color, Point};
+use std::cell::RefCell;
 
 /// What reading says about a chain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,13 +43,58 @@ pub(super) fn chain_status_within(
     let Some(owner) = board.color_at(at) else {
         return Status::Safe;
     };
+    let key = ReadKey {
+        region: fixed_hash(region.points()),
+        stones: board.stone_hash(),
+        size: board.size(),
+        at,
+        budget,
+    };
+    if let Some(status) = READINGS.with_borrow(|memo| memo.get(&key).copied()) {
+        return status;
+    }
+    let status = read_chain(board, region, at, owner, budget);
+    READINGS.with_borrow_mut(|memo| {
+        if memo.len() >= READINGS_KEPT {
+            memo.clear();
+        }
+        memo.insert(key, status);
+    });
+    status
+}
+
+/// Everything a reading's verdict depends on: the region, the stones (the ko is cleared before reading),
+/// the stone read from (its chain's stones are walked from it, which orders the moves) and the budget.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct ReadKey {
+    region: u64,
+    stones: u128,
+    size: BoardSize,
+    at: Point,
+    budget: usize,
+}
+
+/// How many verdicts a thread keeps before it starts afresh (a few megabytes).
+const READINGS_KEPT: usize = 1 << 18;
+
+thread_local! {
+    /// Verdicts already read on this thread. Searches judge the same chain in the same position again
+    /// and again (through transpositions that differ only in the ko or the sealed space), and reading is
+    /// the largest share of what they spend on a position.
+    static READINGS: RefCell<FastMap<ReadKey, Status>> = RefCell::new(fast_map());
+}
+
+fn fixed_hash(points: &[Point]) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::fast::FixedState::default().hash_one(points)
+}
+
+fn read_chain(board: &Board, region: &Region, at: Point, owner: Color, budget: usize) -> Status {
     if is_anchored(board, region, at) {
         return Status::Safe;
     }
     // Benson's test counts every chain with a liberty outside the region alive; one in atari is not.
-    if board.liberty_count(at) >= 2
-        && Settlement::assess(board, region, &Sealed::default()).is_safe(at)
-    {
+    if board.liberty_count(at) >= 2 && Settlement::chain_is_safe(board, region, at) {
         return Status::Safe;
     }
     let mut start = board.clone();
@@ -79,8 +125,8 @@ struct Reading<'a> {
     target: Point,
     defender: Color,
     /// Positions on the current line (stones and player to move): repeating one is not allowed.
-    path: HashSet<(u128, Color)>,
-    memo: HashMap<(u128, Option<Point>, Color, bool), bool>,
+    path: FastMap<(u128, Color), ()>,
+    memo: FastMap<(u128, Option<Point>, Color, bool), bool>,
     visited: usize,
     budget: usize,
     depth_limit: usize,
@@ -93,8 +139,8 @@ impl<'a> Reading<'a> {
             region,
             target,
             defender,
-            path: HashSet::new(),
-            memo: HashMap::new(),
+            path: fast_map(),
+            memo: fast_map(),
             visited: 0,
             depth_limit: 2 * region.len().min(24) + 6,
         }
@@ -124,19 +170,22 @@ impl<'a> Reading<'a> {
             return None;
         }
         if board.liberty_count(self.target) >= 2
-            && Settlement::assess(board, self.region, &Sealed::default()).is_safe(self.target)
+            && Settlement::chain_is_safe(board, self.region, self.target)
         {
             self.memo.insert(key, false);
             return Some(false);
         }
         let attacking = to_move != self.defender;
-        self.path.insert((board.stone_hash(), to_move));
+        self.path.insert((board.stone_hash(), to_move), ());
         let mut unknown = false;
         let mut result = None;
         for p in self.moves(board, to_move) {
             let mut next = board.clone();
             next.place(to_move, p);
-            if self.path.contains(&(next.stone_hash(), to_move.opponent())) {
+            if self
+                .path
+                .contains_key(&(next.stone_hash(), to_move.opponent()))
+            {
                 continue;
             }
             match self.attacker_wins(&next, to_move.opponent(), depth + 1, false) {

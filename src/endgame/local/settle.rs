@@ -15,6 +15,7 @@ use crate::endgame::region::{Region, Sealed};
 use crate::go::board::neighbours;
 use crate::go::coord::GRID;
 use crate::go::{Board, Cell, Color, Point};
+use std::cell::RefCell;
 use std::ops::Range;
 
 /// The settled status of a position's region. Fixed arrays rather than vectors: the solver assesses every
@@ -35,25 +36,44 @@ pub struct Settlement {
 
 impl Settlement {
     pub fn assess(board: &Board, region: &Region, sealed: &Sealed) -> Settlement {
+        Settlement::assess_colours(board, region, sealed, &[Color::Black, Color::White])
+    }
+
+    /// Whether the chain through the stone at `at` can never be captured. Only its colour is assessed:
+    /// a colour's safe chains do not depend on the other colour's assessment, and readers ask this at
+    /// every position they visit.
+    pub fn chain_is_safe(board: &Board, region: &Region, at: Point) -> bool {
+        board.color_at(at).is_some_and(|color| {
+            Settlement::assess_colours(board, region, &Sealed::default(), &[color]).is_safe(at)
+        })
+    }
+
+    fn assess_colours(
+        board: &Board,
+        region: &Region,
+        sealed: &Sealed,
+        colors: &[Color],
+    ) -> Settlement {
         let mut settlement = Settlement {
             owner: [None; GRID],
             safe: [false; GRID],
             local: [false; GRID],
             outside_last_liberties: Vec::new(),
         };
-        let mut scratch = Scratch::default();
         let mut spheres = Spheres::new(region);
-        for color in [Color::Black, Color::White] {
-            assess_colour(
-                board,
-                region,
-                sealed,
-                color,
-                &mut settlement,
-                &mut scratch,
-                &mut spheres,
-            );
-        }
+        SCRATCH.with_borrow_mut(|scratch| {
+            for &color in colors {
+                assess_colour(
+                    board,
+                    region,
+                    sealed,
+                    color,
+                    &mut settlement,
+                    scratch,
+                    &mut spheres,
+                );
+            }
+        });
         settlement
     }
 
@@ -123,6 +143,12 @@ impl Settlement {
 
 /// Marks "not assigned" in the per-point chain and area indices.
 const NONE: u16 = u16::MAX;
+
+thread_local! {
+    /// Every assessment on a thread reuses these buffers: searches assess every position they visit,
+    /// and allocating the lists afresh each time was a large share of that cost.
+    static SCRATCH: RefCell<Scratch> = RefCell::default();
+}
 
 /// Buffers reused for both colours: chains and areas are ranges into flat point lists.
 #[derive(Default)]
