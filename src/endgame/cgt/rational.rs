@@ -10,9 +10,28 @@ use std::str::FromStr;
 
 /// An exact rational value, always in lowest terms with a positive denominator. Serialised as the pair
 /// (numerator, denominator); a zero denominator is refused when read back.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(into = "(i64, i64)", try_from = "(i64, i64)")]
 pub struct Rational(Ratio<i64>);
+
+/// Compares by cross-multiplying in 128 bits (denominators are positive): `Ratio`'s own comparison walks
+/// a continued fraction, and thermographs compare values in their inner loops.
+impl Ord for Rational {
+    fn cmp(&self, other: &Rational) -> Ordering {
+        let (a, b) = (self.denominator(), other.denominator());
+        if a == b {
+            return self.numerator().cmp(&other.numerator());
+        }
+        (i128::from(self.numerator()) * i128::from(b))
+            .cmp(&(i128::from(other.numerator()) * i128::from(a)))
+    }
+}
+
+impl PartialOrd for Rational {
+    fn partial_cmp(&self, other: &Rational) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
 
 impl From<Rational> for (i64, i64) {
     fn from(r: Rational) -> (i64, i64) {
@@ -198,6 +217,9 @@ impl Rational {
 impl Mul for Rational {
     type Output = Rational;
     fn mul(self, rhs: Rational) -> Rational {
+        if self.is_integer() && rhs.is_integer() {
+            return Rational::integer(self.numerator() * rhs.numerator());
+        }
         Rational(self.0 * rhs.0)
     }
 }

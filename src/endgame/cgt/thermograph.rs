@@ -77,14 +77,19 @@ impl Wall {
         ts.sort();
         ts.dedup();
         let pick = |a: Rational, b: Rational| if max == (a >= b) { a } else { b };
-        let mut points = Vec::new();
+        // Both walls at every breakpoint, each read once: `at` walks the wall, and this is the inner loop
+        // of every thermograph the searches build.
+        let values: Vec<(Rational, Rational)> =
+            ts.iter().map(|&t| (self.at(t), other.at(t))).collect();
+        let mut points = Vec::with_capacity(ts.len() + 2);
         for (i, &t) in ts.iter().enumerate() {
-            points.push((t, pick(self.at(t), other.at(t))));
+            let (a0, b0) = values[i];
+            points.push((t, pick(a0, b0)));
             // A crossing strictly between this breakpoint and the next (or in the tails) is a new one.
             let next = ts.get(i + 1).copied();
-            let d0 = self.at(t) - other.at(t);
+            let d0 = a0 - b0;
             let (t1, d1) = match next {
-                Some(n) => (n, self.at(n) - other.at(n)),
+                Some(n) => (n, values[i + 1].0 - values[i + 1].1),
                 None => {
                     let n = t + Rational::ONE;
                     (n, self.at(n) - other.at(n))
