@@ -250,7 +250,8 @@ type Solved = line::Solved<Node>;
 
 struct Candidate {
     point: Point,
-    board: Board,
+    /// Boxed: candidates are gathered, sorted and moved by the dozen per position, and a board is 8 KB.
+    board: Box<Board>,
     state: State,
     /// Prisoners the move takes, Black's minus White's (territory scoring).
     gain: i64,
