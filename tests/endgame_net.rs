@@ -206,6 +206,30 @@ fn the_local_move_network_grows_a_tree_with_both_colours_at_the_root() {
 }
 
 #[test]
+fn blend_without_the_policy_s_weight_grows_the_local_network_s_tree() {
+    // The policy's share reaches the mixture: at 0 the blend's moves are the local network's alone (its
+    // moves and "no move" already sum to 1), so the tree and its value are `net`'s.
+    let position = LocalPosition::from(&problem("01-value-of-move/03.sgf"));
+    let net = analyzer(AnalysisOptions::default())
+        .analyze(&position, Method::Net)
+        .expect("net");
+    let blend = analyzer(AnalysisOptions {
+        blend_policy_weight: 0.0,
+        ..AnalysisOptions::default()
+    })
+    .analyze(&position, Method::Blend)
+    .expect("blend");
+    assert_eq!(blend.method, Method::Blend);
+    assert_eq!((blend.value, blend.mean), (net.value, net.mean));
+    assert_eq!(blend.tree.nodes.len(), net.tree.nodes.len());
+    assert!(
+        blend.notes.iter().any(|n| n.contains("0.00·")),
+        "{:?}",
+        blend.notes
+    );
+}
+
+#[test]
 fn solve_and_bench_take_the_method_and_the_networks() {
     let onnx = katago_onnx().to_str().expect("utf-8 path").to_string();
     let file = format!("{DEV}/01-value-of-move/01.sgf");
@@ -319,10 +343,9 @@ fn root_proposals_against_the_course_first_moves() {
 }
 
 #[test]
-fn auto_says_it_gave_up_when_the_solver_and_the_blend_tree_both_do() {
+fn auto_says_it_gave_up_when_the_solver_and_the_net_tree_both_do() {
     // 07-subtraction-method/09 (answer 3 1/6): the exact solver stops at a small budget, and auto falls
-    // back to the blend tree; it says it gave up exactly when that tree's game is a number (with the
-    // network of format 1 it was; with KataGo's trunk the tree finds a hot game here).
+    // back to the local-move network's tree; it says it gave up exactly when that tree's game is a number.
     let p = problem("07-subtraction-method/09.sgf");
     let progress = exact::Progress::default();
     let a = analyzer(AnalysisOptions {
@@ -331,14 +354,11 @@ fn auto_says_it_gave_up_when_the_solver_and_the_blend_tree_both_do() {
     })
     .analyze_watched(&LocalPosition::from(&p), Method::Auto, &progress)
     .expect("analysis");
-    assert_eq!(a.method, Method::Blend);
-    let game = a.game.as_ref().expect("the blend tree builds a game");
+    assert_eq!(a.method, Method::Net);
+    let game = a.game.as_ref().expect("the net tree builds a game");
     assert_eq!(a.gave_up.is_some(), game.is_number(), "{game}");
     if let Some(why) = &a.gave_up {
-        assert!(
-            why.contains("exact solver") && why.contains("blend"),
-            "{why}"
-        );
+        assert!(why.contains("exact solver") && why.contains("net"), "{why}");
     }
     // The fallback is no search of positions: the counter was cleared for it.
     assert_eq!((progress.searched(), progress.budget()), (0, 0));

@@ -246,15 +246,16 @@ impl Analyzer {
         }
     }
 
-    /// `Auto` after the exact search: the blend tree. When the solver gave up and the tree's game is a
-    /// number, `gave_up` says so.
+    /// `Auto` after the exact search: the local-move network's tree, which came closer to the exact
+    /// solver's values than `blend`'s on generated regions (`docs/research/endgame-net-defaults.md`).
+    /// When the solver gave up and the tree's game is a number, `gave_up` says so.
     fn fallback(
         &self,
         position: &LocalPosition,
         stopped: Option<exact::SolveError>,
         gave_up: &mut Option<String>,
     ) -> Result<Outcome, AnalysisError> {
-        let outcome = self.tree(position, Method::Blend)?;
+        let outcome = self.tree(position, Method::Net)?;
         if let Some(e) = stopped
             && outcome.game.is_number()
         {

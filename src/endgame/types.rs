@@ -24,11 +24,11 @@ pub enum Method {
     Net,
     /// The same tree grown from KataGo's policy restricted to the region (the baseline).
     Policy,
-    /// `Exact` when the region is small enough and the search finishes, `Blend` otherwise.
+    /// `Exact` when the region is small enough and the search finishes, `Net` otherwise.
     Auto,
     /// The file's given correct lines, scored as a game.
     Lines,
-    /// The tree grown from an even mixture of the local-move network and KataGo's policy.
+    /// The tree grown from a mixture of the local-move network and KataGo's policy (½ each by default).
     Blend,
 }
 
@@ -162,6 +162,9 @@ pub struct AnalysisOptions {
     pub exact_subtrees: usize,
     /// The exact solver's position budget for one node of a grown tree.
     pub subtree_positions: usize,
+    /// `Blend`: KataGo's policy's share of the move probability (the local-move network has the rest and
+    /// says "no move" alone).
+    pub blend_policy_weight: f32,
     /// How `Lines` values the ends of the lines.
     pub line_leaves: LineLeaves,
     /// How a grown tree's leaves are counted.
@@ -183,6 +186,7 @@ impl Default for AnalysisOptions {
             auto_exact_positions: exact::MAX_POSITIONS,
             exact_subtrees: 6,
             subtree_positions: 5_000,
+            blend_policy_weight: 0.5,
             line_leaves: LineLeaves::Static,
             tree_leaves: TreeLeaves::default(),
             forced_replies: false,

@@ -47,8 +47,14 @@ pub(crate) fn grow(
     let proposer: Box<dyn Proposer> = match method {
         Method::Policy => Box::new(PolicyProposer::new(katago.clone())),
         Method::Blend => Box::new(Blend::new(vec![
-            (Box::new(LocalNetProposer(nets.local()?)), 0.5),
-            (Box::new(PolicyProposer::new(katago.clone())), 0.5),
+            (
+                Box::new(LocalNetProposer(nets.local()?)),
+                1.0 - options.blend_policy_weight,
+            ),
+            (
+                Box::new(PolicyProposer::new(katago.clone())),
+                options.blend_policy_weight,
+            ),
         ])),
         _ => Box::new(LocalNetProposer(nets.local()?)),
     };
