@@ -9,6 +9,8 @@ pub struct Region {
     mask: Vec<bool>,
     /// Position of each grid point in `points` (for `PointSet`), `u8::MAX` outside.
     slot: Vec<u8>,
+    /// A hash of the sorted points, for memo keys of results that depend on the region.
+    fingerprint: u64,
 }
 
 /// The most points a region may have (its point sets are 128-bit masks).
@@ -29,11 +31,21 @@ impl Region {
         for (i, p) in list.iter().enumerate().take(MAX_REGION_POINTS) {
             slot[p.index()] = i as u8;
         }
+        let fingerprint = {
+            use std::hash::BuildHasher;
+            foldhash::fast::FixedState::default().hash_one(&list)
+        };
         Region {
             points: list,
             mask,
             slot,
+            fingerprint,
         }
+    }
+
+    /// A hash of the region's points, the same for equal regions: a key for memos across searches.
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
     }
 
     fn bit(&self, p: Point) -> u128 {

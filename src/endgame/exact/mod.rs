@@ -224,6 +224,25 @@ struct KoContext {
     resolution: Rational,
 }
 
+impl KoContext {
+    /// The context of `color`'s ko capture taking `gain` prisoners, from each colour's best non-ko mean
+    /// (Black's, White's): the other colour's, counted from the child's own position, without the
+    /// prisoners this capture takes.
+    fn of_capture(
+        color: Color,
+        gain: i64,
+        resolutions: (Option<Rational>, Option<Rational>),
+    ) -> Option<KoContext> {
+        let resolution = match color {
+            Color::Black => resolutions.1,
+            Color::White => resolutions.0,
+        };
+        resolution.map(|r| KoContext {
+            resolution: r - Rational::integer(gain),
+        })
+    }
+}
+
 struct Search<'a> {
     region: &'a Region,
     area: bool,
@@ -399,17 +418,12 @@ impl<'a> Search<'a> {
             }
         }
         if !kos.is_empty() {
-            let black_resolution = best_mean(&black, Color::Black);
-            let white_resolution = best_mean(&white, Color::White);
+            let resolutions = (
+                best_mean(&black, Color::Black),
+                best_mean(&white, Color::White),
+            );
             for (color, candidate) in kos {
-                let resolution = match color {
-                    Color::Black => white_resolution,
-                    Color::White => black_resolution,
-                };
-                // The child counts from its own position, without the prisoners this capture takes.
-                let context = resolution.map(|r| KoContext {
-                    resolution: r - Rational::integer(candidate.gain),
-                });
+                let context = KoContext::of_capture(color, candidate.gain, resolutions);
                 let solved = self.child(color, &candidate, context, depth);
                 depends.merge(&solved.depends);
                 let branch = Branch::to(

@@ -44,7 +44,7 @@ pub(super) fn chain_status_within(
         return Status::Safe;
     };
     let key = ReadKey {
-        region: fixed_hash(region.points()),
+        region: region.fingerprint(),
         stones: board.stone_hash(),
         size: board.size(),
         at,
@@ -82,11 +82,6 @@ thread_local! {
     /// and again (through transpositions that differ only in the ko or the sealed space), and reading is
     /// the largest share of what they spend on a position.
     static READINGS: RefCell<FastMap<ReadKey, Status>> = RefCell::new(fast_map());
-}
-
-fn fixed_hash(points: &[Point]) -> u64 {
-    use std::hash::BuildHasher;
-    foldhash::fast::FixedState::default().hash_one(points)
 }
 
 fn read_chain(board: &Board, region: &Region, at: Point, owner: Color, budget: usize) -> Status {

@@ -391,16 +391,10 @@ impl BoundedSearch<'_> {
             });
             best_mean_of(means, color)
         };
-        let (black_resolution, white_resolution) = (plain(Color::Black), plain(Color::White));
+        let resolutions = (plain(Color::Black), plain(Color::White));
         let mut fixed: Fixed = (Vec::new(), Vec::new());
         for (color, candidate) in kos {
-            let resolution = match color {
-                Color::Black => white_resolution,
-                Color::White => black_resolution,
-            };
-            let context = resolution.map(|r| KoContext {
-                resolution: r - Rational::integer(candidate.gain),
-            });
+            let context = KoContext::of_capture(color, candidate.gain, resolutions);
             let solved = self.node(&candidate.board, candidate.state, context, depth + 1);
             depends.merge(&solved.depends);
             let branch = ThermoBranch::to(candidate.point, solved.node, candidate.gain, true);
