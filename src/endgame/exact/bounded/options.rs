@@ -2,6 +2,7 @@
 //! answers until its bound can no longer reach the scaffold of the solved ones (then it is never searched).
 
 use super::node::{ThermoBranch, ThermoNode};
+use super::proof::{Bound, Goal, PROOF_POSITIONS, Stop};
 use super::{BoundedSearch, Fixed, Solved, value};
 use crate::endgame::cgt::{Rational, Thermograph, Wall};
 use crate::endgame::exact::Candidate;
@@ -30,7 +31,15 @@ pub(super) struct Option_ {
     pub status: Status,
     /// The opponent's first answer in move order (not a ko capture, not a repetition), once probed.
     pub first_answer: Option<Point>,
+    /// Bounds proved on the option's stops (Left's from above, Right's from below), in the node's
+    /// frame.
+    pub proved: Vec<Goal>,
+    /// Goals a proof failed to reach (not tried again).
+    pub failed: Vec<Goal>,
 }
+
+/// How many proofs an option gets (the bounds it needs change as other options are solved).
+const MAX_PROOFS: usize = 3;
 
 /// What looking at an option's position gave: its exact node, or a bound on its taxed wall from the
 /// answers already in the table (`None`: none is) and the first answer to solve.
@@ -82,10 +91,10 @@ impl BoundedSearch<'_> {
         ThermoBranch::to(c.point, solved.node, c.gain, false)
     }
 
-    /// Solves the first option of each colour that has none solved (in `options` or `fixed`) and bounds
-    /// the others by their answers in the table and, where none is, by the first answer, solved. Then,
-    /// while some bounded option can still change the node's value, that option's first answer is
-    /// solved (if its bound did not have it yet) or the option itself.
+    /// Solves the first option of each colour that has none solved (in `options` or `fixed`). Then,
+    /// while some other option can still change the node's value, works on that option: first a proof
+    /// that its stop facing the opponent cannot reach the walls (`proof.rs`); when that fails, the
+    /// exact way: the answers the table knows, the first answer solved, and at last the option itself.
     pub(super) fn bound_options(
         &mut self,
         options: &mut [Option_],
@@ -104,38 +113,21 @@ impl BoundedSearch<'_> {
                 options[i].status = Status::Exact(self.solve_option(&options[i], depth, depends));
             }
         }
-        for option in options.iter_mut() {
-            if !matches!(option.status, Status::Open) {
+        while let Some((i, needs)) = self.next_to_solve(options, fixed) {
+            let option = &options[i];
+            let tried = option.proved.len() + option.failed.len();
+            let next = needs.into_iter().find(|g| !option.failed.contains(g));
+            if let (Some(goal), true) = (next, tried < MAX_PROOFS) {
+                if self.refute(&options[i], goal, depth, depends) {
+                    options[i].proved.push(goal);
+                } else {
+                    options[i].failed.push(goal);
+                }
                 continue;
             }
-            option.status = match self.probe(option, depth, depends) {
-                Probe::Exact(solved) => {
-                    depends.merge(&solved.depends);
-                    let c = &option.candidate;
-                    Status::Exact(ThermoBranch::to(c.point, solved.node, c.gain, false))
-                }
-                Probe::Known(known, first) => {
-                    option.first_answer = Some(first);
-                    match known {
-                        Some(wall) => Status::Bound {
-                            wall,
-                            answered: false,
-                        },
-                        None => {
-                            let wall = self.answer(option, first, depth, depends);
-                            Status::Bound {
-                                wall,
-                                answered: true,
-                            }
-                        }
-                    }
-                }
-                Probe::Nothing => Status::Exact(self.solve_option(option, depth, depends)),
-            };
-        }
-        while let Some(i) = self.next_to_solve(options, fixed) {
-            let status = std::mem::replace(&mut options[i].status, Status::Open);
+            let status = std::mem::replace(&mut options[i].status, Status::Taken);
             options[i].status = match (status, options[i].first_answer) {
+                (Status::Open, _) => self.look_at(&mut options[i], depth, depends),
                 (
                     Status::Bound {
                         wall,
@@ -154,13 +146,76 @@ impl BoundedSearch<'_> {
         }
     }
 
-    /// The bounded option to work on next: the first (in move order) that can still change the node's
-    /// value. While the solved options make a hot game, that is an option whose bound reaches above
-    /// Left's (below Right's) scaffold of the solved options somewhere on `[0, T⁺]`; while they make a
-    /// number, one whose stop can reach the solved options' best stop (a Left option's right stop is at
-    /// most its bound at t = 0, a Right option's left stop at least): the number is read from the best
-    /// stops alone, and options strictly beyond them change neither it nor the as-it-stands test.
-    fn next_to_solve(&self, options: &[Option_], fixed: &Fixed) -> Option<usize> {
+    /// An option's status once its position is looked at: exact when the position is a leaf or known,
+    /// bounded by the answers the table knows, or (no answer) solved.
+    fn look_at(
+        &mut self,
+        option: &mut Option_,
+        depth: usize,
+        depends: &mut Dependencies,
+    ) -> Status {
+        match self.probe(option, depth, depends) {
+            Probe::Exact(solved) => {
+                depends.merge(&solved.depends);
+                let c = &option.candidate;
+                Status::Exact(ThermoBranch::to(c.point, solved.node, c.gain, false))
+            }
+            Probe::Known(known, first) => {
+                option.first_answer = Some(first);
+                let wall = known.unwrap_or_else(|| value::unbounded(option.color));
+                Status::Bound {
+                    wall,
+                    answered: false,
+                }
+            }
+            Probe::Nothing => Status::Exact(self.solve_option(option, depth, depends)),
+        }
+    }
+
+    /// Tries to prove `need` (in the node's frame) on one of `option`'s stops.
+    fn refute(
+        &mut self,
+        option: &Option_,
+        need: Goal,
+        depth: usize,
+        depends: &mut Dependencies,
+    ) -> bool {
+        let c = &option.candidate;
+        let goal = Goal {
+            stop: need.stop,
+            bound: need.bound.shifted(-Rational::integer(c.gain)),
+        };
+        self.proof_left = PROOF_POSITIONS;
+        let mut own = Dependencies::default();
+        let before = self.visited;
+        let proved = self.prove(&c.board, c.state, depth + 1, goal, &mut own);
+        let key = (c.board.stone_hash(), c.state);
+        if self.visited > before && !self.table.contains_key(&key) {
+            // The proof looked at the option's position, as a probe does: solving it later does not
+            // count it again.
+            self.probed.insert(key, ());
+        }
+        if proved {
+            depends.merge(&own);
+        }
+        let used = PROOF_POSITIONS - self.proof_left;
+        if let Some(stats) = &mut self.stats {
+            stats.proof(proved, used);
+        }
+        proved
+    }
+
+    /// The option to work on next, with the bounds on its stops that would leave it unsearched: the
+    /// first (in move order) that can still change the node's value. While the solved options make a
+    /// hot game with temperature `T`, an option matters if its taxed wall can reach above Left's (below
+    /// Right's) scaffold `S` of the solved options somewhere on `[0, T]`: under the scaffolds up to
+    /// their first meeting, it cannot move the meeting. A Left option's taxed wall `RW(t) − t` is at
+    /// most its right stop (a right wall rises with slope 0 or 1) and at most `LS − t` (it never passes
+    /// the mean), so `RS ≤ S(T)` or `LS ≤ S(0)` leave it unsearched (`S` falls, `S(t) + t` rises);
+    /// mirror for Right. While they make a number, an option matters if its stop can reach the solved
+    /// options' best stop: the number is read from the best stops alone, and options strictly beyond
+    /// them change neither it nor the as-it-stands test.
+    fn next_to_solve(&self, options: &[Option_], fixed: &Fixed) -> Option<(usize, Vec<Goal>)> {
         let exact = |color: Color, extra: &[ThermoBranch]| {
             let solved = options.iter().filter_map(move |o| match &o.status {
                 Status::Exact(b) if o.color == color => Some(b.thermograph()),
@@ -174,41 +229,69 @@ impl BoundedSearch<'_> {
         let white = exact(Color::White, &fixed.1);
         let lo = value::left_scaffold(black.iter())?;
         let hi = value::right_scaffold(white.iter())?;
-        if value::is_number(&value::thermograph_of(&black, &white)) {
-            let low = black.iter().map(value::right_stop).max()?;
-            let high = white.iter().map(value::left_stop).min()?;
-            return options.iter().position(|o| match &o.status {
-                Status::Bound { wall, .. } => match o.color {
-                    Color::Black => wall.at(Rational::ZERO) >= low,
-                    Color::White => wall.at(Rational::ZERO) <= high,
-                },
-                _ => false,
-            });
-        }
-        let bounds = |color: Color| {
-            options.iter().filter_map(move |o| match &o.status {
-                Status::Bound { wall, .. } if o.color == color => Some(wall),
-                _ => None,
-            })
+        let th = value::thermograph_of(&black, &white);
+        let number = value::is_number(&th);
+        let t = th.temperature.max(Rational::ZERO);
+        let goal = |stop, c, upper, strict| Goal {
+            stop,
+            bound: Bound { c, upper, strict },
         };
-        let up = bounds(Color::Black).fold(lo.clone(), |a, w| a.combine(w, true));
-        let down = bounds(Color::White).fold(hi.clone(), |a, w| a.combine(w, false));
-        let t_up = value::temperature_bound(&up, &down);
-        options.iter().position(|o| match &o.status {
-            Status::Bound { wall, .. } => {
-                let (scaffold, below) = match o.color {
-                    Color::Black => (&lo, true),
-                    Color::White => (&hi, false),
-                };
-                !value::within(
-                    wall,
-                    scaffold,
-                    Rational::ZERO,
-                    t_up.max(Rational::ZERO),
-                    below,
-                )
+        let needs = |color: Color| match (color, number) {
+            (Color::Black, true) => {
+                let low = black.iter().map(value::right_stop).max().unwrap_or(th.mean);
+                vec![goal(Stop::Right, low, true, true)]
             }
-            _ => false,
+            (Color::White, true) => {
+                let high = white.iter().map(value::left_stop).min().unwrap_or(th.mean);
+                vec![goal(Stop::Left, high, false, true)]
+            }
+            (Color::Black, false) => vec![
+                goal(
+                    Stop::Right,
+                    value::extreme_on(&lo, Rational::ZERO, t, false),
+                    true,
+                    false,
+                ),
+                goal(Stop::Left, lo.at(Rational::ZERO), true, false),
+            ],
+            (Color::White, false) => vec![
+                goal(
+                    Stop::Left,
+                    value::extreme_on(&hi, Rational::ZERO, t, true),
+                    false,
+                    false,
+                ),
+                goal(Stop::Right, hi.at(Rational::ZERO), false, false),
+            ],
+        };
+        let (needs_black, needs_white) = (needs(Color::Black), needs(Color::White));
+        options.iter().enumerate().find_map(|(i, o)| {
+            let needs = match o.color {
+                Color::Black => &needs_black,
+                Color::White => &needs_white,
+            };
+            let (scaffold, below) = match o.color {
+                Color::Black => (&lo, true),
+                Color::White => (&hi, false),
+            };
+            let by_wall = match &o.status {
+                Status::Bound { wall, .. } if number => {
+                    needs[0].bound.holds(wall.at(Rational::ZERO))
+                }
+                Status::Bound { wall, .. } => {
+                    value::within(wall, scaffold, Rational::ZERO, t, below)
+                }
+                Status::Open => false,
+                Status::Exact(_) | Status::Taken => return None,
+            };
+            let by_proof = if number {
+                // A Left option's right stop is at most its left stop (mirror for Right).
+                o.proved.iter().any(|p| p.bound.implies(needs[0].bound))
+            } else {
+                proved_wall(o)
+                    .is_some_and(|w| value::within(&w, scaffold, Rational::ZERO, t, below))
+            };
+            (!by_wall && !by_proof).then(|| (i, needs.clone()))
         })
     }
 
@@ -221,10 +304,13 @@ impl BoundedSearch<'_> {
         if let Some(node) = self.table.get(&key) {
             return Probe::Exact(Solved::free(node.clone()));
         }
-        if !self.count() {
-            return Probe::Nothing;
+        // A proof that failed on this option counted its position already.
+        if !self.probed.contains_key(&key) {
+            if !self.count() {
+                return Probe::Nothing;
+            }
+            self.probed.insert(key, ());
         }
-        self.probed.insert(key, ());
         if let Some(stats) = &mut self.stats {
             stats.probe();
         }
@@ -293,6 +379,25 @@ fn answer_wall(th: &Thermograph, option: &Option_, answer: &Candidate) -> Wall {
         Color::Black => th.left.shifted(shift),
         Color::White => th.right.shifted(shift),
     }
+}
+
+/// The bound the proved stops give an option's taxed wall: Left's `min(RS, LS − t)` from above,
+/// Right's `max(LS, RS + t)` from below.
+fn proved_wall(option: &Option_) -> Option<Wall> {
+    let black = option.color == Color::Black;
+    option
+        .proved
+        .iter()
+        .map(|g| {
+            let flat = Thermograph::number(g.bound.c).left;
+            let facing = (g.stop == Stop::Right) == black;
+            match (facing, black) {
+                (true, _) => flat,
+                (false, true) => flat.tilt(-Rational::ONE),
+                (false, false) => flat.tilt(Rational::ONE),
+            }
+        })
+        .reduce(|a, b| combine(&a, &b, option.color))
 }
 
 /// The tighter of two bounds on an option of `color` (Left's from above, Right's from below).
