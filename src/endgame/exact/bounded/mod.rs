@@ -95,7 +95,7 @@ pub fn solve_bounded(
     if let Some(stats) = &search.stats {
         eprintln!("{}", stats.report(search.visited));
     }
-    if search.visited > max_positions {
+    if search.spent {
         return Err(SolveError::Budget {
             limit: max_positions,
         });
@@ -160,6 +160,9 @@ struct BoundedSearch<'a> {
     proof_left: usize,
     visited: usize,
     max_positions: usize,
+    /// Set when a position past the budget was asked for: the search then unwinds without looking at
+    /// another position and gives up.
+    spent: bool,
     progress: &'a Progress,
     pruned: usize,
     /// Where the positions go, when `TENGEN_SOLVER_STATS` asks.
@@ -207,6 +210,7 @@ impl<'a> BoundedSearch<'a> {
             proof_left: 0,
             visited: 0,
             max_positions,
+            spent: false,
             progress,
             pruned: 0,
             stats: stats::Stats::from_env(),
@@ -219,13 +223,17 @@ impl BoundedSearch<'_> {
         self.rules.region
     }
 
-    /// Counts a position; `false` once the budget is spent.
+    /// Counts a position; `false` (and `spent` set) once the budget is spent.
     fn count(&mut self) -> bool {
+        if self.spent || self.visited >= self.max_positions {
+            self.spent = true;
+            return false;
+        }
         self.visited += 1;
         if self.visited.is_multiple_of(PROGRESS_EVERY) {
             self.progress.searched_up_to(self.visited);
         }
-        self.visited <= self.max_positions
+        true
     }
 
     /// The position's value when it is a leaf: settled, or finished in the course's sense.
@@ -243,6 +251,10 @@ impl BoundedSearch<'_> {
     }
 
     fn node(&mut self, board: &Board, state: State, ko: Option<KoContext>, depth: usize) -> Solved {
+        if self.spent {
+            // The search gives up: nothing below matters.
+            return Solved::free(Arc::new(ThermoNode::leaf(Rational::ZERO)));
+        }
         let key = (board.stone_hash(), state);
         if let Some(node) = self.table.get(&key) {
             return Solved::free(node.clone());

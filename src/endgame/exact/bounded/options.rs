@@ -113,7 +113,10 @@ impl BoundedSearch<'_> {
                 options[i].status = Status::Exact(self.solve_option(&options[i], depth, depends));
             }
         }
-        while let Some((i, needs)) = self.next_to_solve(options, fixed) {
+        while !self.spent {
+            let Some((i, needs)) = self.next_to_solve(options, fixed) else {
+                break;
+            };
             let option = &options[i];
             let tried = option.proved.len() + option.failed.len();
             let next = needs.into_iter().find(|g| !option.failed.contains(g));
@@ -299,6 +302,9 @@ impl BoundedSearch<'_> {
     /// answers (not ko captures, whose value needs the whole node) that the table knows bound the
     /// option's taxed wall, and the first answer in move order is named for solving.
     fn probe(&mut self, option: &Option_, depth: usize, depends: &mut Dependencies) -> Probe {
+        if self.spent {
+            return Probe::Nothing;
+        }
         let c = &option.candidate;
         let key = (c.board.stone_hash(), c.state);
         if let Some(node) = self.table.get(&key) {

@@ -134,6 +134,10 @@ impl BoundedSearch<'_> {
         goal: Goal,
         depends: &mut Dependencies,
     ) -> bool {
+        if self.spent {
+            self.proof_left = 0;
+            return false;
+        }
         let key = (board.stone_hash(), state);
         if let Some(node) = self.table.get(&key) {
             let th = &node.thermograph;
