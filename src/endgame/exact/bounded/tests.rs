@@ -91,9 +91,10 @@ fn the_bounded_search_reproduces_the_canonical_solver_on_every_dev_problem_both_
     assert!(compared >= 31, "only {compared} problems finished");
 }
 
-/// The proof search against exact stops: on every dev problem the bounded search solves within 300
-/// positions, bounds on both stops a little below, at and above the exact stop, each proved from an
-/// empty table (so the proof reads only leaves): what it proves holds, and it proves some.
+/// The proof search against exact stops: on every dev problem the bounded search solves within 5,000
+/// positions, bounds on both stops a little below, at and above the exact stop, each proved within
+/// 1,000 positions without the exact table (so the proof reads only leaves): what it proves holds, and
+/// it proves some.
 #[test]
 fn proofs_of_stop_bounds_hold_against_the_exact_stops() {
     use super::proof::{Bound, Goal, Stop};
@@ -102,7 +103,7 @@ fn proofs_of_stop_bounds_hold_against_the_exact_stops() {
     let (mut problems, mut tried, mut proved, mut true_at_the_stop) = (0, 0, 0, 0);
     for path in files {
         let p = Problem::read(&path).expect("problem");
-        let Ok(exact) = bounded(&p, 300) else {
+        let Ok(exact) = bounded(&p, 5_000) else {
             continue;
         };
         problems += 1;
@@ -124,7 +125,7 @@ fn proofs_of_stop_bounds_hold_against_the_exact_stops() {
                         stop,
                         bound: Bound { c, upper, strict },
                     };
-                    search.proof_left = 300;
+                    search.proof_left = 1_000;
                     let mut depends = super::Dependencies::default();
                     let ok = search.prove(&start, State::default(), 0, goal, &mut depends);
                     tried += 1;
@@ -150,4 +151,28 @@ fn proofs_of_stop_bounds_hold_against_the_exact_stops() {
         true_at_the_stop > 0,
         "no bound at the exact stop itself was proved"
     );
+}
+
+/// A spent budget: exactly the budget is counted, and the search unwinds without expanding another
+/// position (every node in the table was counted once; expanding past the budget would add more).
+#[test]
+fn a_spent_budget_counts_no_position_past_it_and_expands_nothing_more() {
+    let p = problem("01-value-of-move/09.sgf");
+    let start = crate::endgame::exact::starting_board(&p.board, &p.region).expect("board");
+    let progress = Progress::default();
+    for budget in [500, 5_000] {
+        let mut search = BoundedSearch::new(&p.region, Scoring::Territory, budget, &progress);
+        search.node(&start, State::default(), None, 0);
+        assert!(
+            search.spent,
+            "01/09 is not solved within {budget} positions"
+        );
+        assert_eq!(search.visited, budget);
+        assert!(
+            search.table.len() <= search.visited,
+            "{} positions in the table, {} counted",
+            search.table.len(),
+            search.visited
+        );
+    }
 }
