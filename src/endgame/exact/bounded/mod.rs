@@ -19,6 +19,7 @@
 //! entry for a result that depends on the line. The transposition table is keyed by the stones, the ko
 //! ban and the sealed captured space.
 
+mod frame;
 mod node;
 mod options;
 mod order;

@@ -2,7 +2,8 @@
 //! answers until its bound can no longer reach the scaffold of the solved ones (then it is never searched).
 
 use super::node::{ThermoBranch, ThermoNode};
-use super::proof::{Bound, Goal, PROOF_POSITIONS, Stop};
+use super::proof::{Goal, PROOF_POSITIONS};
+use super::frame::Frame;
 use super::{BoundedSearch, Fixed, Solved, value};
 use crate::endgame::cgt::{Rational, Thermograph, Wall};
 use crate::endgame::exact::Candidate;
@@ -113,10 +114,18 @@ impl BoundedSearch<'_> {
                 options[i].status = Status::Exact(self.solve_option(&options[i], depth, depends));
             }
         }
+        // The solved options' scaffolds, recomputed only when an option is solved; options before `from`
+        // were found unable to change the value under them.
+        let mut frame: Option<Option<Frame>> = None;
+        let mut from = 0;
         while !self.spent {
-            let Some((i, needs)) = self.next_to_solve(options, fixed) else {
+            let Some(current) = frame.get_or_insert_with(|| Frame::of(options, fixed)) else {
                 break;
             };
+            let Some((i, needs)) = current.next_to_solve(options, from) else {
+                break;
+            };
+            from = i;
             let option = &options[i];
             let tried = option.proved.len() + option.failed.len();
             let next = needs.into_iter().find(|g| !option.failed.contains(g));
@@ -146,6 +155,10 @@ impl BoundedSearch<'_> {
                 }
                 _ => Status::Exact(self.solve_option(&options[i], depth, depends)),
             };
+            if matches!(options[i].status, Status::Exact(_)) {
+                frame = None;
+                from = 0;
+            }
         }
     }
 
@@ -206,96 +219,6 @@ impl BoundedSearch<'_> {
             stats.proof(proved, used);
         }
         proved
-    }
-
-    /// The option to work on next, with the bounds on its stops that would leave it unsearched: the
-    /// first (in move order) that can still change the node's value. While the solved options make a
-    /// hot game with temperature `T`, an option matters if its taxed wall can reach above Left's (below
-    /// Right's) scaffold `S` of the solved options somewhere on `[0, T]`: under the scaffolds up to
-    /// their first meeting, it cannot move the meeting. A Left option's taxed wall `RW(t) − t` is at
-    /// most its right stop (a right wall rises with slope 0 or 1) and at most `LS − t` (it never passes
-    /// the mean), so `RS ≤ S(T)` or `LS ≤ S(0)` leave it unsearched (`S` falls, `S(t) + t` rises);
-    /// mirror for Right. While they make a number, an option matters if its stop can reach the solved
-    /// options' best stop: the number is read from the best stops alone, and options strictly beyond
-    /// them change neither it nor the as-it-stands test.
-    fn next_to_solve(&self, options: &[Option_], fixed: &Fixed) -> Option<(usize, Vec<Goal>)> {
-        let exact = |color: Color, extra: &[ThermoBranch]| {
-            let solved = options.iter().filter_map(move |o| match &o.status {
-                Status::Exact(b) if o.color == color => Some(b.thermograph()),
-                _ => None,
-            });
-            solved
-                .chain(extra.iter().map(ThermoBranch::thermograph))
-                .collect::<Vec<Thermograph>>()
-        };
-        let black = exact(Color::Black, &fixed.0);
-        let white = exact(Color::White, &fixed.1);
-        let lo = value::left_scaffold(black.iter())?;
-        let hi = value::right_scaffold(white.iter())?;
-        let th = value::thermograph_of(&black, &white);
-        let number = value::is_number(&th);
-        let t = th.temperature.max(Rational::ZERO);
-        let goal = |stop, c, upper, strict| Goal {
-            stop,
-            bound: Bound { c, upper, strict },
-        };
-        let needs = |color: Color| match (color, number) {
-            (Color::Black, true) => {
-                let low = black.iter().map(value::right_stop).max().unwrap_or(th.mean);
-                vec![goal(Stop::Right, low, true, true)]
-            }
-            (Color::White, true) => {
-                let high = white.iter().map(value::left_stop).min().unwrap_or(th.mean);
-                vec![goal(Stop::Left, high, false, true)]
-            }
-            (Color::Black, false) => vec![
-                goal(
-                    Stop::Right,
-                    value::extreme_on(&lo, Rational::ZERO, t, false),
-                    true,
-                    false,
-                ),
-                goal(Stop::Left, lo.at(Rational::ZERO), true, false),
-            ],
-            (Color::White, false) => vec![
-                goal(
-                    Stop::Left,
-                    value::extreme_on(&hi, Rational::ZERO, t, true),
-                    false,
-                    false,
-                ),
-                goal(Stop::Right, hi.at(Rational::ZERO), false, false),
-            ],
-        };
-        let (needs_black, needs_white) = (needs(Color::Black), needs(Color::White));
-        options.iter().enumerate().find_map(|(i, o)| {
-            let needs = match o.color {
-                Color::Black => &needs_black,
-                Color::White => &needs_white,
-            };
-            let (scaffold, below) = match o.color {
-                Color::Black => (&lo, true),
-                Color::White => (&hi, false),
-            };
-            let by_wall = match &o.status {
-                Status::Bound { wall, .. } if number => {
-                    needs[0].bound.holds(wall.at(Rational::ZERO))
-                }
-                Status::Bound { wall, .. } => {
-                    value::within(wall, scaffold, Rational::ZERO, t, below)
-                }
-                Status::Open => false,
-                Status::Exact(_) | Status::Taken => return None,
-            };
-            let by_proof = if number {
-                // A Left option's right stop is at most its left stop (mirror for Right).
-                o.proved.iter().any(|p| p.bound.implies(needs[0].bound))
-            } else {
-                proved_wall(o)
-                    .is_some_and(|w| value::within(&w, scaffold, Rational::ZERO, t, below))
-            };
-            (!by_wall && !by_proof).then(|| (i, needs.clone()))
-        })
     }
 
     /// Looks at an option's position: a leaf or a known position is exact; otherwise the opponent's
@@ -387,27 +310,8 @@ fn answer_wall(th: &Thermograph, option: &Option_, answer: &Candidate) -> Wall {
     }
 }
 
-/// The bound the proved stops give an option's taxed wall: Left's `min(RS, LS − t)` from above,
-/// Right's `max(LS, RS + t)` from below.
-fn proved_wall(option: &Option_) -> Option<Wall> {
-    let black = option.color == Color::Black;
-    option
-        .proved
-        .iter()
-        .map(|g| {
-            let flat = Thermograph::number(g.bound.c).left;
-            let facing = (g.stop == Stop::Right) == black;
-            match (facing, black) {
-                (true, _) => flat,
-                (false, true) => flat.tilt(-Rational::ONE),
-                (false, false) => flat.tilt(Rational::ONE),
-            }
-        })
-        .reduce(|a, b| combine(&a, &b, option.color))
-}
-
 /// The tighter of two bounds on an option of `color` (Left's from above, Right's from below).
-fn combine(a: &Wall, b: &Wall, color: Color) -> Wall {
+pub(super) fn combine(a: &Wall, b: &Wall, color: Color) -> Wall {
     a.combine(b, color == Color::White)
 }
 
