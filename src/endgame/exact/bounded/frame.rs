@@ -87,29 +87,25 @@ impl Frame {
     /// the bounds on its stops that would leave it unsearched.
     pub fn next_to_solve(&self, options: &[Option_], from: usize) -> Option<(usize, Vec<Goal>)> {
         let zero = Rational::ZERO;
-        options
-            .iter()
-            .enumerate()
-            .skip(from)
-            .find_map(|(i, o)| {
-                let (needs, scaffold, below) = match o.color {
-                    Color::Black => (&self.needs_black, &self.lo, true),
-                    Color::White => (&self.needs_white, &self.hi, false),
-                };
-                let by_wall = match &o.status {
-                    Status::Bound { wall, .. } if self.number => needs[0].bound.holds(wall.at(zero)),
-                    Status::Bound { wall, .. } => value::within(wall, scaffold, zero, self.t, below),
-                    Status::Open => false,
-                    Status::Exact(_) | Status::Taken => return None,
-                };
-                let by_proof = if self.number {
-                    // A Left option's right stop is at most its left stop (mirror for Right).
-                    o.proved.iter().any(|p| p.bound.implies(needs[0].bound))
-                } else {
-                    proved_wall(o).is_some_and(|w| value::within(&w, scaffold, zero, self.t, below))
-                };
-                (!by_wall && !by_proof).then(|| (i, needs.clone()))
-            })
+        options.iter().enumerate().skip(from).find_map(|(i, o)| {
+            let (needs, scaffold, below) = match o.color {
+                Color::Black => (&self.needs_black, &self.lo, true),
+                Color::White => (&self.needs_white, &self.hi, false),
+            };
+            let by_wall = match &o.status {
+                Status::Bound { wall, .. } if self.number => needs[0].bound.holds(wall.at(zero)),
+                Status::Bound { wall, .. } => value::within(wall, scaffold, zero, self.t, below),
+                Status::Open => false,
+                Status::Exact(_) | Status::Taken => return None,
+            };
+            let by_proof = if self.number {
+                // A Left option's right stop is at most its left stop (mirror for Right).
+                o.proved.iter().any(|p| p.bound.implies(needs[0].bound))
+            } else {
+                proved_wall(o).is_some_and(|w| value::within(&w, scaffold, zero, self.t, below))
+            };
+            (!by_wall && !by_proof).then(|| (i, needs.clone()))
+        })
     }
 }
 
@@ -131,4 +127,3 @@ fn proved_wall(option: &Option_) -> Option<Wall> {
         })
         .reduce(|a, b| combine(&a, &b, option.color))
 }
-

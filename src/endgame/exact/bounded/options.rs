@@ -1,9 +1,9 @@
 //! A node's options on their way to its thermograph: each solved exactly, or bounded by the opponent's
 //! answers until its bound can no longer reach the scaffold of the solved ones (then it is never searched).
 
+use super::frame::Frame;
 use super::node::{ThermoBranch, ThermoNode};
 use super::proof::{Goal, PROOF_POSITIONS};
-use super::frame::Frame;
 use super::{BoundedSearch, Fixed, Solved, value};
 use crate::endgame::cgt::{Rational, Thermograph, Wall};
 use crate::endgame::exact::Candidate;
