@@ -3,16 +3,14 @@
 //! shape the thermograph.
 //!
 //! Approach (bounded thermograph walls, `docs/endgame.md`): a node's thermograph below its temperature
-//! is Left's scaffold `max RW(G^L)(t) − t` against Right's `min LW(G^R)(t) + t`. One answer bounds an
-//! option's wall: `RW(G^L)(t) ≤ LW(G^LR)(t) + t` for every Right answer `G^LR` and every t ≥ 0 (the mast
-//! only lowers the right wall, and a number lies below its Right options' left stops). So the search
-//! solves, for each option, the opponent's first answer (moves ordered by cheap Go heuristics), which
-//! bounds the option's taxed wall; bounding Left's scaffold from above and Right's from below bounds the
-//! node's temperature from above by `T⁺`. An option whose bound lies under the exactly solved options'
-//! scaffold on `[0, T⁺]` cannot change where the walls meet and is not searched further; the others are
-//! solved exactly, best bound first, and `T⁺` shrinks as they are. A node that is a number is read from
-//! its options' best stops, so there an option whose bound at t = 0 stays strictly beyond the best stop
-//! is not searched further.
+//! is Left's scaffold `max RW(G^L)(t) − t` against Right's `min LW(G^R)(t) + t`. The search solves the
+//! first option of each colour (moves ordered by cheap Go heuristics); their scaffolds meet at `T`. A
+//! Left option's taxed wall is at most its right stop and at most its left stop less t (mirror for
+//! Right), so an option whose stops are proved (`proof.rs`, an AND/OR search much cheaper than a
+//! thermograph) to keep it under the solved scaffold on `[0, T]` cannot move the first meeting and is
+//! not searched further; an option no proof settles is bounded by an answer solved exactly (`RW(G^L)(t)
+//! ≤ LW(G^LR)(t) + t`), and at last solved. A node that is a number is read from its options' best
+//! stops, so there an option whose stop stays strictly beyond the best stop is not searched further.
 //!
 //! Everything else is the canonical solver's model (`super`): the same moves and captured-space rule, the
 //! same settled and finished leaves, prisoners counted per node, the placid-ko rule (the colours whose
@@ -21,9 +19,11 @@
 //! entry for a result that depends on the line. The transposition table is keyed by the stones, the ko
 //! ban and the sealed captured space.
 
+mod frame;
 mod node;
 mod options;
 mod order;
+mod proof;
 mod stats;
 mod value;
 
@@ -89,24 +89,14 @@ pub fn solve_bounded(
     progress: &Progress,
 ) -> Result<Bounded, SolveError> {
     let start = super::starting_board(board, region)?;
-    let mut search = BoundedSearch {
-        rules: Search::new(region, scoring == Scoring::Area, max_positions),
-        table: fast_map(),
-        path: fast_map(),
-        probed: fast_map(),
-        visited: 0,
-        max_positions,
-        progress,
-        pruned: 0,
-        stats: stats::Stats::from_env(),
-    };
+    let mut search = BoundedSearch::new(region, scoring, max_positions, progress);
     progress.start(max_positions);
     let root = search.node(&start, State::default(), None, 0).node;
     progress.searched_up_to(search.visited.min(max_positions));
     if let Some(stats) = &search.stats {
         eprintln!("{}", stats.report(search.visited));
     }
-    if search.visited > max_positions {
+    if search.spent {
         return Err(SolveError::Budget {
             limit: max_positions,
         });
@@ -163,8 +153,17 @@ struct BoundedSearch<'a> {
     /// Positions counted when an option was probed and not solved yet: solving them later does not
     /// count them again.
     probed: FastMap<TableKey, ()>,
+    /// Bounds proved on positions' stops (`proof.rs`), for results that do not depend on the line.
+    proved: FastMap<TableKey, proof::Proved>,
+    /// Bounds proofs failed on, not tried again (`proof.rs`).
+    failed: FastMap<TableKey, proof::Failed>,
+    /// Positions the current proof may still visit.
+    proof_left: usize,
     visited: usize,
     max_positions: usize,
+    /// Set when a position past the budget was asked for: the search then unwinds without looking at
+    /// another position and gives up.
+    spent: bool,
     progress: &'a Progress,
     pruned: usize,
     /// Where the positions go, when `TENGEN_SOLVER_STATS` asks.
@@ -195,18 +194,47 @@ fn means_needed(kos: &[(Color, Candidate)], state: State, ko: Option<KoContext>)
 
 type Solved = super::line::Solved<ThermoNode>;
 
+impl<'a> BoundedSearch<'a> {
+    fn new(
+        region: &'a Region,
+        scoring: Scoring,
+        max_positions: usize,
+        progress: &'a Progress,
+    ) -> BoundedSearch<'a> {
+        BoundedSearch {
+            rules: Search::new(region, scoring == Scoring::Area, max_positions),
+            table: fast_map(),
+            path: fast_map(),
+            probed: fast_map(),
+            proved: fast_map(),
+            failed: fast_map(),
+            proof_left: 0,
+            visited: 0,
+            max_positions,
+            spent: false,
+            progress,
+            pruned: 0,
+            stats: stats::Stats::from_env(),
+        }
+    }
+}
+
 impl BoundedSearch<'_> {
     fn region(&self) -> &Region {
         self.rules.region
     }
 
-    /// Counts a position; `false` once the budget is spent.
+    /// Counts a position; `false` (and `spent` set) once the budget is spent.
     fn count(&mut self) -> bool {
+        if self.spent || self.visited >= self.max_positions {
+            self.spent = true;
+            return false;
+        }
         self.visited += 1;
         if self.visited.is_multiple_of(PROGRESS_EVERY) {
             self.progress.searched_up_to(self.visited);
         }
-        self.visited <= self.max_positions
+        true
     }
 
     /// The position's value when it is a leaf: settled, or finished in the course's sense.
@@ -224,6 +252,10 @@ impl BoundedSearch<'_> {
     }
 
     fn node(&mut self, board: &Board, state: State, ko: Option<KoContext>, depth: usize) -> Solved {
+        if self.spent {
+            // The search gives up: nothing below matters.
+            return Solved::free(Arc::new(ThermoNode::leaf(Rational::ZERO)));
+        }
         let key = (board.stone_hash(), state);
         if let Some(node) = self.table.get(&key) {
             return Solved::free(node.clone());
@@ -301,10 +333,11 @@ impl BoundedSearch<'_> {
                 candidate,
                 status: Status::Open,
                 first_answer: None,
+                proved: Vec::new(),
+                failed: Vec::new(),
             })
             .collect();
         let need = means_needed(&kos, state, ko);
-        let may_prune = both && !(need[0] && need[1]);
         let kind = if !kos.is_empty() || ko.is_some() {
             Some(NodeKind::Ko)
         } else if !both {
@@ -321,7 +354,7 @@ impl BoundedSearch<'_> {
             }
             _ => false,
         };
-        let fixed = if may_prune {
+        let fixed = if both && !(need[0] && need[1]) {
             // The colours whose means the ko rule reads are solved in full; the other's options are
             // bounded against them and the ko branches.
             for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
@@ -355,7 +388,7 @@ impl BoundedSearch<'_> {
         let depends = depends.above(depth);
         let unsolved = options
             .iter()
-            .filter(|o| matches!(o.status, Status::Bound { .. }));
+            .filter(|o| matches!(o.status, Status::Bound { .. } | Status::Open));
         let node = Arc::new(ThermoNode::new(thermograph, black, white, unsolved.count()));
         if depends.is_empty() {
             self.table.insert(key, node.clone());

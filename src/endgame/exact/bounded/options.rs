@@ -1,7 +1,9 @@
 //! A node's options on their way to its thermograph: each solved exactly, or bounded by the opponent's
 //! answers until its bound can no longer reach the scaffold of the solved ones (then it is never searched).
 
+use super::frame::Frame;
 use super::node::{ThermoBranch, ThermoNode};
+use super::proof::{Goal, PROOF_POSITIONS};
 use super::{BoundedSearch, Fixed, Solved, value};
 use crate::endgame::cgt::{Rational, Thermograph, Wall};
 use crate::endgame::exact::Candidate;
@@ -30,7 +32,15 @@ pub(super) struct Option_ {
     pub status: Status,
     /// The opponent's first answer in move order (not a ko capture, not a repetition), once probed.
     pub first_answer: Option<Point>,
+    /// Bounds proved on the option's stops (Left's from above, Right's from below), in the node's
+    /// frame.
+    pub proved: Vec<Goal>,
+    /// Goals a proof failed to reach (not tried again).
+    pub failed: Vec<Goal>,
 }
+
+/// How many proofs an option gets (the bounds it needs change as other options are solved).
+const MAX_PROOFS: usize = 3;
 
 /// What looking at an option's position gave: its exact node, or a bound on its taxed wall from the
 /// answers already in the table (`None`: none is) and the first answer to solve.
@@ -82,10 +92,10 @@ impl BoundedSearch<'_> {
         ThermoBranch::to(c.point, solved.node, c.gain, false)
     }
 
-    /// Solves the first option of each colour that has none solved (in `options` or `fixed`) and bounds
-    /// the others by their answers in the table and, where none is, by the first answer, solved. Then,
-    /// while some bounded option can still change the node's value, that option's first answer is
-    /// solved (if its bound did not have it yet) or the option itself.
+    /// Solves the first option of each colour that has none solved (in `options` or `fixed`). Then,
+    /// while some other option can still change the node's value, works on that option: first a proof
+    /// that its stop facing the opponent cannot reach the walls (`proof.rs`); when that fails, the
+    /// exact way: the answers the table knows, the first answer solved, and at last the option itself.
     pub(super) fn bound_options(
         &mut self,
         options: &mut [Option_],
@@ -104,38 +114,32 @@ impl BoundedSearch<'_> {
                 options[i].status = Status::Exact(self.solve_option(&options[i], depth, depends));
             }
         }
-        for option in options.iter_mut() {
-            if !matches!(option.status, Status::Open) {
+        // The solved options' scaffolds, recomputed only when an option is solved; options before `from`
+        // were found unable to change the value under them.
+        let mut frame: Option<Option<Frame>> = None;
+        let mut from = 0;
+        while !self.spent {
+            let Some(current) = frame.get_or_insert_with(|| Frame::of(options, fixed)) else {
+                break;
+            };
+            let Some((i, needs)) = current.next_to_solve(options, from) else {
+                break;
+            };
+            from = i;
+            let option = &options[i];
+            let tried = option.proved.len() + option.failed.len();
+            let next = needs.into_iter().find(|g| !option.failed.contains(g));
+            if let (Some(goal), true) = (next, tried < MAX_PROOFS) {
+                if self.refute(&options[i], goal, depth, depends) {
+                    options[i].proved.push(goal);
+                } else {
+                    options[i].failed.push(goal);
+                }
                 continue;
             }
-            option.status = match self.probe(option, depth, depends) {
-                Probe::Exact(solved) => {
-                    depends.merge(&solved.depends);
-                    let c = &option.candidate;
-                    Status::Exact(ThermoBranch::to(c.point, solved.node, c.gain, false))
-                }
-                Probe::Known(known, first) => {
-                    option.first_answer = Some(first);
-                    match known {
-                        Some(wall) => Status::Bound {
-                            wall,
-                            answered: false,
-                        },
-                        None => {
-                            let wall = self.answer(option, first, depth, depends);
-                            Status::Bound {
-                                wall,
-                                answered: true,
-                            }
-                        }
-                    }
-                }
-                Probe::Nothing => Status::Exact(self.solve_option(option, depth, depends)),
-            };
-        }
-        while let Some(i) = self.next_to_solve(options, fixed) {
-            let status = std::mem::replace(&mut options[i].status, Status::Open);
+            let status = std::mem::replace(&mut options[i].status, Status::Taken);
             options[i].status = match (status, options[i].first_answer) {
+                (Status::Open, _) => self.look_at(&mut options[i], depth, depends),
                 (
                     Status::Bound {
                         wall,
@@ -151,80 +155,91 @@ impl BoundedSearch<'_> {
                 }
                 _ => Status::Exact(self.solve_option(&options[i], depth, depends)),
             };
+            if matches!(options[i].status, Status::Exact(_)) {
+                frame = None;
+                from = 0;
+            }
         }
     }
 
-    /// The bounded option to work on next: the first (in move order) that can still change the node's
-    /// value. While the solved options make a hot game, that is an option whose bound reaches above
-    /// Left's (below Right's) scaffold of the solved options somewhere on `[0, T⁺]`; while they make a
-    /// number, one whose stop can reach the solved options' best stop (a Left option's right stop is at
-    /// most its bound at t = 0, a Right option's left stop at least): the number is read from the best
-    /// stops alone, and options strictly beyond them change neither it nor the as-it-stands test.
-    fn next_to_solve(&self, options: &[Option_], fixed: &Fixed) -> Option<usize> {
-        let exact = |color: Color, extra: &[ThermoBranch]| {
-            let solved = options.iter().filter_map(move |o| match &o.status {
-                Status::Exact(b) if o.color == color => Some(b.thermograph()),
-                _ => None,
-            });
-            solved
-                .chain(extra.iter().map(ThermoBranch::thermograph))
-                .collect::<Vec<Thermograph>>()
-        };
-        let black = exact(Color::Black, &fixed.0);
-        let white = exact(Color::White, &fixed.1);
-        let lo = value::left_scaffold(black.iter())?;
-        let hi = value::right_scaffold(white.iter())?;
-        if value::is_number(&value::thermograph_of(&black, &white)) {
-            let low = black.iter().map(value::right_stop).max()?;
-            let high = white.iter().map(value::left_stop).min()?;
-            return options.iter().position(|o| match &o.status {
-                Status::Bound { wall, .. } => match o.color {
-                    Color::Black => wall.at(Rational::ZERO) >= low,
-                    Color::White => wall.at(Rational::ZERO) <= high,
-                },
-                _ => false,
-            });
-        }
-        let bounds = |color: Color| {
-            options.iter().filter_map(move |o| match &o.status {
-                Status::Bound { wall, .. } if o.color == color => Some(wall),
-                _ => None,
-            })
-        };
-        let up = bounds(Color::Black).fold(lo.clone(), |a, w| a.combine(w, true));
-        let down = bounds(Color::White).fold(hi.clone(), |a, w| a.combine(w, false));
-        let t_up = value::temperature_bound(&up, &down);
-        options.iter().position(|o| match &o.status {
-            Status::Bound { wall, .. } => {
-                let (scaffold, below) = match o.color {
-                    Color::Black => (&lo, true),
-                    Color::White => (&hi, false),
-                };
-                !value::within(
-                    wall,
-                    scaffold,
-                    Rational::ZERO,
-                    t_up.max(Rational::ZERO),
-                    below,
-                )
+    /// An option's status once its position is looked at: exact when the position is a leaf or known,
+    /// bounded by the answers the table knows, or (no answer) solved.
+    fn look_at(
+        &mut self,
+        option: &mut Option_,
+        depth: usize,
+        depends: &mut Dependencies,
+    ) -> Status {
+        match self.probe(option, depth, depends) {
+            Probe::Exact(solved) => {
+                depends.merge(&solved.depends);
+                let c = &option.candidate;
+                Status::Exact(ThermoBranch::to(c.point, solved.node, c.gain, false))
             }
-            _ => false,
-        })
+            Probe::Known(known, first) => {
+                option.first_answer = Some(first);
+                let wall = known.unwrap_or_else(|| value::unbounded(option.color));
+                Status::Bound {
+                    wall,
+                    answered: false,
+                }
+            }
+            Probe::Nothing => Status::Exact(self.solve_option(option, depth, depends)),
+        }
+    }
+
+    /// Tries to prove `need` (in the node's frame) on one of `option`'s stops.
+    fn refute(
+        &mut self,
+        option: &Option_,
+        need: Goal,
+        depth: usize,
+        depends: &mut Dependencies,
+    ) -> bool {
+        let c = &option.candidate;
+        let goal = Goal {
+            stop: need.stop,
+            bound: need.bound.shifted(-Rational::integer(c.gain)),
+        };
+        self.proof_left = PROOF_POSITIONS;
+        let mut own = Dependencies::default();
+        let before = self.visited;
+        let proved = self.prove(&c.board, c.state, depth + 1, goal, &mut own);
+        let key = (c.board.stone_hash(), c.state);
+        if self.visited > before && !self.table.contains_key(&key) {
+            // The proof looked at the option's position, as a probe does: solving it later does not
+            // count it again.
+            self.probed.insert(key, ());
+        }
+        if proved {
+            depends.merge(&own);
+        }
+        let used = PROOF_POSITIONS - self.proof_left;
+        if let Some(stats) = &mut self.stats {
+            stats.proof(proved, used);
+        }
+        proved
     }
 
     /// Looks at an option's position: a leaf or a known position is exact; otherwise the opponent's
     /// answers (not ko captures, whose value needs the whole node) that the table knows bound the
     /// option's taxed wall, and the first answer in move order is named for solving.
     fn probe(&mut self, option: &Option_, depth: usize, depends: &mut Dependencies) -> Probe {
+        if self.spent {
+            return Probe::Nothing;
+        }
         let c = &option.candidate;
         let key = (c.board.stone_hash(), c.state);
         if let Some(node) = self.table.get(&key) {
             return Probe::Exact(Solved::free(node.clone()));
         }
-        if !self.count() {
-            return Probe::Nothing;
+        // A proof that failed on this option counted its position already.
+        if !self.probed.contains_key(&key) {
+            if !self.count() {
+                return Probe::Nothing;
+            }
+            self.probed.insert(key, ());
         }
-        self.probed.insert(key, ());
         if let Some(stats) = &mut self.stats {
             stats.probe();
         }
@@ -296,7 +311,7 @@ fn answer_wall(th: &Thermograph, option: &Option_, answer: &Candidate) -> Wall {
 }
 
 /// The tighter of two bounds on an option of `color` (Left's from above, Right's from below).
-fn combine(a: &Wall, b: &Wall, color: Color) -> Wall {
+pub(super) fn combine(a: &Wall, b: &Wall, color: Color) -> Wall {
     a.combine(b, color == Color::White)
 }
 

@@ -33,6 +33,11 @@ pub(super) struct Stats {
     open: [Option<usize>; 4],
     options: [usize; 4],
     probes: usize,
+    /// Proofs tried, proved, and the positions they visited.
+    proofs: usize,
+    proved: usize,
+    proof_positions: usize,
+    failed_positions: usize,
     unstored: usize,
     unstored_gap: Vec<usize>,
     by_empty: Vec<usize>,
@@ -79,6 +84,19 @@ impl Stats {
         self.probes += 1;
     }
 
+    /// A proof ended, having visited `positions`.
+    pub fn proof(&mut self, proved: bool, positions: usize) {
+        self.proofs += 1;
+        self.proved += usize::from(proved);
+        if !proved {
+            self.failed_positions += positions;
+        }
+    }
+
+    pub fn proof_position(&mut self) {
+        self.proof_positions += 1;
+    }
+
     /// A result not stored: it depends on the line position `gap` moves above it.
     pub fn unstored(&mut self, gap: usize) {
         self.unstored += 1;
@@ -90,8 +108,8 @@ impl Stats {
 
     pub fn report(&self, visited: usize) -> String {
         let mut s = format!(
-            "bounded search: {visited} positions, {} probes\n",
-            self.probes
+            "bounded search: {visited} positions, {} probes, {} proofs ({} proved; {} positions, {} in failed ones)\n",
+            self.probes, self.proofs, self.proved, self.proof_positions, self.failed_positions
         );
         for (i, kind) in KINDS.iter().enumerate() {
             let _ = writeln!(

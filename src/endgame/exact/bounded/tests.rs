@@ -90,3 +90,89 @@ fn the_bounded_search_reproduces_the_canonical_solver_on_every_dev_problem_both_
     // the canonical solver finished.
     assert!(compared >= 31, "only {compared} problems finished");
 }
+
+/// The proof search against exact stops: on every dev problem the bounded search solves within 5,000
+/// positions, bounds on both stops a little below, at and above the exact stop, each proved within
+/// 1,000 positions without the exact table (so the proof reads only leaves): what it proves holds, and
+/// it proves some.
+#[test]
+fn proofs_of_stop_bounds_hold_against_the_exact_stops() {
+    use super::proof::{Bound, Goal, Stop};
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/endgame-dev/");
+    let files = Problem::find_all(Path::new(dir)).expect("problems").files;
+    let (mut problems, mut tried, mut proved, mut true_at_the_stop) = (0, 0, 0, 0);
+    for path in files {
+        let p = Problem::read(&path).expect("problem");
+        let Ok(exact) = bounded(&p, 5_000) else {
+            continue;
+        };
+        problems += 1;
+        let th = exact.thermograph();
+        let start = crate::endgame::exact::starting_board(&p.board, &p.region).expect("board");
+        // One search per problem: its tables of proved and failed bounds carry over, its exact table
+        // holds only the leaves the proofs met.
+        let progress = Progress::default();
+        let mut search = BoundedSearch::new(&p.region, Scoring::Territory, usize::MAX, &progress);
+        for (stop, at) in [
+            (Stop::Left, value::left_stop(th)),
+            (Stop::Right, value::right_stop(th)),
+        ] {
+            for half in [-1, 0] {
+                for (upper, strict) in [(true, false), (true, true), (false, false), (false, true)]
+                {
+                    let c = at + Rational::new(half, 2);
+                    let goal = Goal {
+                        stop,
+                        bound: Bound { c, upper, strict },
+                    };
+                    search.proof_left = 1_000;
+                    let mut depends = super::Dependencies::default();
+                    let ok = search.prove(&start, State::default(), 0, goal, &mut depends);
+                    tried += 1;
+                    if ok {
+                        proved += 1;
+                        true_at_the_stop += usize::from(half == 0);
+                        assert!(
+                            goal.bound.holds(at),
+                            "{}: {goal:?} proved, the exact stop is {at}",
+                            path.display()
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(problems >= 10, "only {problems} problems solved");
+    assert!(
+        proved * 4 >= tried,
+        "only {proved} of {tried} bounds proved"
+    );
+    assert!(
+        true_at_the_stop > 0,
+        "no bound at the exact stop itself was proved"
+    );
+}
+
+/// A spent budget: exactly the budget is counted, and the search unwinds without expanding another
+/// position (every node in the table was counted once; expanding past the budget would add more).
+#[test]
+fn a_spent_budget_counts_no_position_past_it_and_expands_nothing_more() {
+    let p = problem("01-value-of-move/09.sgf");
+    let start = crate::endgame::exact::starting_board(&p.board, &p.region).expect("board");
+    let progress = Progress::default();
+    for budget in [500, 5_000] {
+        let mut search = BoundedSearch::new(&p.region, Scoring::Territory, budget, &progress);
+        search.node(&start, State::default(), None, 0);
+        assert!(
+            search.spent,
+            "01/09 is not solved within {budget} positions"
+        );
+        assert_eq!(search.visited, budget);
+        assert!(
+            search.table.len() <= search.visited,
+            "{} positions in the table, {} counted",
+            search.table.len(),
+            search.visited
+        );
+    }
+}

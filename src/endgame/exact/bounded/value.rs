@@ -1,7 +1,6 @@
 //! A node's thermograph from its options' thermographs, with the solver's rules for numbers, and the
 //! bounds that let the search leave an option unsearched.
 
-use crate::endgame::cgt::thermograph::first_meeting;
 use crate::endgame::cgt::{Rational, Thermograph, Wall};
 
 /// Whether a thermograph is a number's (a mast from below zero).
@@ -146,6 +145,19 @@ pub(super) fn within(bound: &Wall, wall: &Wall, from: Rational, to: Rational, be
     })
 }
 
+/// The largest (`max`) or smallest value of `wall` on `[from, to]`: at a breakpoint or an end.
+pub(super) fn extreme_on(wall: &Wall, from: Rational, to: Rational, max: bool) -> Rational {
+    let values = wall
+        .breakpoints()
+        .iter()
+        .map(|p| p.0)
+        .filter(|&t| t > from && t < to)
+        .chain([from, to])
+        .map(|t| wall.at(t));
+    let extreme = if max { values.max() } else { values.min() };
+    extreme.unwrap_or_else(|| wall.at(from))
+}
+
 /// A bound that proves nothing: far above any count for Left's options, far below for Right's.
 pub(super) fn unbounded(color: crate::go::Color) -> Wall {
     let far = Rational::integer(1 << 20);
@@ -154,12 +166,6 @@ pub(super) fn unbounded(color: crate::go::Color) -> Wall {
         crate::go::Color::White => -far,
     });
     th.left
-}
-
-/// An upper bound on the node's temperature: where Left's scaffold, bounded above, meets Right's,
-/// bounded below.
-pub(super) fn temperature_bound(left_up: &Wall, right_down: &Wall) -> Rational {
-    first_meeting(left_up, right_down)
 }
 
 #[cfg(test)]
