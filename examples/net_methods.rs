@@ -10,8 +10,10 @@
 //! named for each colour (as the tree's best); the mean |error| of the value. The figures are in
 //! `docs/research/endgame-net-defaults.md`.
 //!
-//! Run: `cargo run --release --example net_methods -- [REGIONS] [SEED] [MIN MAX] [BUDGET]` (defaults 30
-//! regions, seed 404, 9–14 empty points, 20,000 positions; larger regions need a larger budget to be finished). Each region's answers go to stderr as they come.
+//! Run: `cargo run --release --example net_methods -- [REGIONS] [SEED] [MIN MAX] [BUDGET] [SET]` (defaults 30
+//! regions, seed 404, 9–14 empty points, 20,000 positions, the set `proposers`; larger regions need a larger
+//! budget to be finished). The set `subtrees` compares exact subtrees of 6, 8 and 9 empty points instead, `larger`
+//! those of 9, 10 and 12. Each region's answers go to stderr as they come.
 
 #[path = "shared/walled.rs"]
 mod walled;
@@ -28,50 +30,120 @@ const WINDOW: Window = Window { width: 7, depth: 4 };
 /// The bounded solver's default budget for the reference value; a region it cannot finish is drawn again.
 const BUDGET: usize = 20_000;
 
-/// One tree configuration: its name, the method, `blend`'s policy weight and the root breadth.
+/// One tree configuration: its name, the method, `blend`'s policy weight, the root breadth and the exact
+/// subtrees (the most empty points of a node the solver values, and its budget per node).
 struct Config {
     name: &'static str,
     method: Method,
     policy_weight: f32,
     root_breadth: usize,
+    subtrees: (usize, usize),
 }
 
-const CONFIGS: [Config; 6] = [
+/// Exact subtrees of nodes of at most 6 empty points, 5,000 positions each (the default when the
+/// proposers were compared).
+const SUBTREES_OF_6: (usize, usize) = (6, 5_000);
+
+/// The proposers and breadths (the set `proposers`).
+const PROPOSERS: [Config; 6] = [
     Config {
         name: "net",
         method: Method::Net,
         policy_weight: 0.5,
         root_breadth: 2,
+        subtrees: SUBTREES_OF_6,
     },
     Config {
         name: "net, root breadth 3",
         method: Method::Net,
         policy_weight: 0.5,
         root_breadth: 3,
+        subtrees: SUBTREES_OF_6,
     },
     Config {
         name: "blend, policy 1/4",
         method: Method::Blend,
         policy_weight: 0.25,
         root_breadth: 2,
+        subtrees: SUBTREES_OF_6,
     },
     Config {
         name: "blend, policy 1/2",
         method: Method::Blend,
         policy_weight: 0.5,
         root_breadth: 2,
+        subtrees: SUBTREES_OF_6,
     },
     Config {
         name: "blend, policy 3/4",
         method: Method::Blend,
         policy_weight: 0.75,
         root_breadth: 2,
+        subtrees: SUBTREES_OF_6,
     },
     Config {
         name: "policy",
         method: Method::Policy,
         policy_weight: 0.5,
         root_breadth: 2,
+        subtrees: SUBTREES_OF_6,
+    },
+];
+
+/// The `net` tree with larger exact subtrees (the set `subtrees`).
+const SUBTREES: [Config; 4] = [
+    Config {
+        name: "net, subtrees 6 / 5,000",
+        method: Method::Net,
+        policy_weight: 0.5,
+        root_breadth: 2,
+        subtrees: SUBTREES_OF_6,
+    },
+    Config {
+        name: "net, subtrees 8 / 20,000",
+        method: Method::Net,
+        policy_weight: 0.5,
+        root_breadth: 2,
+        subtrees: (8, 20_000),
+    },
+    Config {
+        name: "net, subtrees 9 / 50,000",
+        method: Method::Net,
+        policy_weight: 0.5,
+        root_breadth: 2,
+        subtrees: (9, 50_000),
+    },
+    Config {
+        name: "blend, subtrees 8 / 20,000",
+        method: Method::Blend,
+        policy_weight: 0.5,
+        root_breadth: 2,
+        subtrees: (8, 20_000),
+    },
+];
+
+/// The `net` tree with exact subtrees of 9 points and more (the set `larger`).
+const LARGER: [Config; 3] = [
+    Config {
+        name: "net, subtrees 9 / 50,000",
+        method: Method::Net,
+        policy_weight: 0.5,
+        root_breadth: 2,
+        subtrees: (9, 50_000),
+    },
+    Config {
+        name: "net, subtrees 10 / 100,000",
+        method: Method::Net,
+        policy_weight: 0.5,
+        root_breadth: 2,
+        subtrees: (10, 100_000),
+    },
+    Config {
+        name: "net, subtrees 12 / 100,000",
+        method: Method::Net,
+        policy_weight: 0.5,
+        root_breadth: 2,
+        subtrees: (12, 100_000),
     },
 ];
 
@@ -139,10 +211,16 @@ fn main() -> Result<()> {
     let min: usize = args.next().map_or(Ok(9), |a| a.parse())?;
     let max: usize = args.next().map_or(Ok(14), |a| a.parse())?;
     let budget: usize = args.next().map_or(Ok(BUDGET), |a| a.parse())?;
+    let configs: &[Config] = match args.next().as_deref() {
+        None | Some("proposers") => &PROPOSERS,
+        Some("subtrees") => &SUBTREES,
+        Some("larger") => &LARGER,
+        Some(other) => anyhow::bail!("unknown set {other:?}: proposers | subtrees | larger"),
+    };
     let size = BoardSize::square(19)?;
     let mut rng = Rng(seed);
     let mut analyzer = Analyzer::new(ModelPaths::default(), AnalysisOptions::default());
-    let mut tallies: Vec<Tally> = CONFIGS.iter().map(|_| Tally::default()).collect();
+    let mut tallies: Vec<Tally> = configs.iter().map(|_| Tally::default()).collect();
     let (mut kept, mut hot) = (0usize, 0usize);
     let started = Instant::now();
     while kept < count {
@@ -158,9 +236,13 @@ fn main() -> Result<()> {
             "{kept:3} empty {empty:2} exact {} (mean {})",
             reference.value, reference.mean
         );
-        for (config, tally) in CONFIGS.iter().zip(&mut tallies) {
+        for (config, tally) in configs.iter().zip(&mut tallies) {
             analyzer.options.blend_policy_weight = config.policy_weight;
             analyzer.options.tree.root_breadth = config.root_breadth;
+            (
+                analyzer.options.exact_subtrees,
+                analyzer.options.subtree_positions,
+            ) = config.subtrees;
             let t = Instant::now();
             let found = analyzer.analyze(&position, config.method)?;
             tally.seconds += t.elapsed().as_secs_f64();
@@ -190,7 +272,7 @@ fn main() -> Result<()> {
         2 * hot
     );
     println!("|---|---|---|---|---|---|---|");
-    for (config, t) in CONFIGS.iter().zip(&tallies) {
+    for (config, t) in configs.iter().zip(&tallies) {
         println!(
             "| {} | {} | {} | {} | {} | {:.2} | {:.0} |",
             config.name,

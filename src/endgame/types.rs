@@ -157,7 +157,7 @@ pub struct AnalysisOptions {
     /// a search that would exhaust `Exact`'s full budget does not cost minutes first.
     pub auto_exact_positions: usize,
     /// Grown trees: a node (not the root) with at most this many empty region points is valued by the
-    /// exact solver's game when it finishes within `subtree_positions` (0: off; the default 6 was chosen
+    /// exact solver's game when it finishes within `subtree_positions` (0: off; the default 8 was chosen
     /// on generated regions, `docs/research/endgame-net-defaults.md`).
     pub exact_subtrees: usize,
     /// The exact solver's position budget for one node of a grown tree.
@@ -184,8 +184,8 @@ impl Default for AnalysisOptions {
             exact_max_empty: exact::MAX_EMPTY_POINTS,
             exact_positions: exact::MAX_POSITIONS,
             auto_exact_positions: exact::MAX_POSITIONS,
-            exact_subtrees: 6,
-            subtree_positions: 5_000,
+            exact_subtrees: 8,
+            subtree_positions: 20_000,
             blend_policy_weight: 0.5,
             line_leaves: LineLeaves::Static,
             tree_leaves: TreeLeaves::default(),
