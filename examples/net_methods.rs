@@ -90,29 +90,22 @@ const PROPOSERS: [Config; 6] = [
     },
 ];
 
+/// The `net` tree with exact subtrees of `subtrees` (empty points, positions per node).
+const fn net_with(name: &'static str, subtrees: (usize, usize)) -> Config {
+    Config {
+        name,
+        method: Method::Net,
+        policy_weight: 0.5,
+        root_breadth: 2,
+        subtrees,
+    }
+}
+
 /// The `net` tree with larger exact subtrees (the set `subtrees`).
 const SUBTREES: [Config; 4] = [
-    Config {
-        name: "net, subtrees 6 / 5,000",
-        method: Method::Net,
-        policy_weight: 0.5,
-        root_breadth: 2,
-        subtrees: SUBTREES_OF_6,
-    },
-    Config {
-        name: "net, subtrees 8 / 20,000",
-        method: Method::Net,
-        policy_weight: 0.5,
-        root_breadth: 2,
-        subtrees: (8, 20_000),
-    },
-    Config {
-        name: "net, subtrees 9 / 50,000",
-        method: Method::Net,
-        policy_weight: 0.5,
-        root_breadth: 2,
-        subtrees: (9, 50_000),
-    },
+    net_with("net, subtrees 6 / 5,000", SUBTREES_OF_6),
+    net_with("net, subtrees 8 / 20,000", (8, 20_000)),
+    net_with("net, subtrees 9 / 50,000", (9, 50_000)),
     Config {
         name: "blend, subtrees 8 / 20,000",
         method: Method::Blend,
@@ -124,27 +117,9 @@ const SUBTREES: [Config; 4] = [
 
 /// The `net` tree with exact subtrees of 9 points and more (the set `larger`).
 const LARGER: [Config; 3] = [
-    Config {
-        name: "net, subtrees 9 / 50,000",
-        method: Method::Net,
-        policy_weight: 0.5,
-        root_breadth: 2,
-        subtrees: (9, 50_000),
-    },
-    Config {
-        name: "net, subtrees 10 / 100,000",
-        method: Method::Net,
-        policy_weight: 0.5,
-        root_breadth: 2,
-        subtrees: (10, 100_000),
-    },
-    Config {
-        name: "net, subtrees 12 / 100,000",
-        method: Method::Net,
-        policy_weight: 0.5,
-        root_breadth: 2,
-        subtrees: (12, 100_000),
-    },
+    net_with("net, subtrees 9 / 50,000", (9, 50_000)),
+    net_with("net, subtrees 10 / 100,000", (10, 100_000)),
+    net_with("net, subtrees 12 / 100,000", (12, 100_000)),
 ];
 
 /// What the solver says about one region.

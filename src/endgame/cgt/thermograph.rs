@@ -19,7 +19,8 @@ fn minus_one() -> Rational {
 }
 
 impl Wall {
-    fn constant(value: Rational) -> Wall {
+    /// A vertical wall at `value` from t = −1 (a number's).
+    pub(crate) fn constant(value: Rational) -> Wall {
         Wall {
             points: vec![(minus_one(), value)],
             tail: Rational::ZERO,

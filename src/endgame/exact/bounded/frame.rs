@@ -117,7 +117,7 @@ fn proved_wall(option: &Option_) -> Option<Wall> {
         .proved
         .iter()
         .map(|g| {
-            let flat = Thermograph::number(g.bound.c).left;
+            let flat = Wall::constant(g.bound.c);
             let facing = (g.stop == Stop::Right) == black;
             match (facing, black) {
                 (true, _) => flat,
