@@ -18,16 +18,17 @@ use crate::go::{Board, Cell, Color, Point};
 use std::cell::RefCell;
 use std::ops::Range;
 
-/// The settled status of a position's region. Fixed arrays rather than vectors: the solver assesses every
-/// position it visits, and allocation was a large share of that cost.
+/// The settled status of a position's region. Fixed bit sets rather than vectors or arrays of flags:
+/// the solver assesses every position it visits (and remembers recent ones), so both allocation and
+/// size were a large share of that cost.
 #[derive(Clone, Debug)]
 pub struct Settlement {
-    /// Sure territory owner of each region point (empty or dead stone), by grid index.
-    owner: [Option<Color>; GRID],
-    /// Whether the chain through a stone can never be captured, by grid index.
-    safe: [bool; GRID],
-    /// Whether a stone belongs to a chain in or next to the region (the chains assessed), by grid index.
-    local: [bool; GRID],
+    /// Sure territory of each colour (Black's, White's): region points, empty or dead stones.
+    owner: [PointSet; 2],
+    /// Stones whose chain can never be captured.
+    safe: PointSet,
+    /// Stones of the chains in or next to the region (the chains assessed).
+    local: PointSet,
     /// The last liberties, outside the region, of the chains in atari there: local play may take such a
     /// point (or extend from it), since the edge of the region does not save a chain in atari. Empty
     /// (no allocation) in almost every position.
@@ -55,9 +56,9 @@ impl Settlement {
         colors: &[Color],
     ) -> Settlement {
         let mut settlement = Settlement {
-            owner: [None; GRID],
-            safe: [false; GRID],
-            local: [false; GRID],
+            owner: [PointSet::default(); 2],
+            safe: PointSet::default(),
+            local: PointSet::default(),
             outside_last_liberties: Vec::new(),
         };
         let mut spheres = Spheres::new(region);
@@ -79,7 +80,7 @@ impl Settlement {
 
     /// Whether the stone at `p` belongs to a chain in or next to the region.
     pub fn is_local(&self, p: Point) -> bool {
-        self.local[p.index()]
+        self.local.contains(p)
     }
 
     /// The points outside the region that are the last liberty of a chain in or next to it.
@@ -89,12 +90,15 @@ impl Settlement {
 
     /// The colour whose sure territory `p` is.
     pub fn owner(&self, p: Point) -> Option<Color> {
-        self.owner[p.index()]
+        // White is assessed last and wins a point both colours' assessments claim.
+        [Color::White, Color::Black]
+            .into_iter()
+            .find(|c| self.owner[c.index()].contains(p))
     }
 
     /// Whether the stone at `p` belongs to a chain that can never be captured.
     pub fn is_safe(&self, p: Point) -> bool {
-        self.safe[p.index()]
+        self.safe.contains(p)
     }
 
     /// Whether no move in the region can change the count: every empty point is sure territory or dame
@@ -102,7 +106,7 @@ impl Settlement {
     /// dead in the opponent's sure territory.
     pub fn is_settled(&self, board: &Board, region: &Region, dame_count: bool) -> bool {
         region.points().iter().all(|&p| match board.color_at(p) {
-            Some(_) => self.safe[p.index()] || self.owner(p).is_some(),
+            Some(_) => self.safe.contains(p) || self.owner(p).is_some(),
             None => self.owner(p).is_some() || (!dame_count && self.is_safe_dame(board, p)),
         })
     }
@@ -112,7 +116,7 @@ impl Settlement {
         let touches = |c: Color| {
             neighbours(p)
                 .iter()
-                .any(|&n| board.color_at(n) == Some(c) && self.safe[n.index()])
+                .any(|&n| board.color_at(n) == Some(c) && self.safe.contains(n))
         };
         touches(Color::Black) && touches(Color::White)
     }
@@ -189,6 +193,20 @@ impl Liberties {
 
     fn at_least_two(&self) -> bool {
         self.two
+    }
+}
+
+/// A set of grid points, a bit each.
+#[derive(Clone, Copy, Debug, Default)]
+struct PointSet([u64; GRID.div_ceil(64)]);
+
+impl PointSet {
+    fn insert(&mut self, p: Point) {
+        self.0[p.index() / 64] |= 1 << (p.index() % 64);
+    }
+
+    fn contains(&self, p: Point) -> bool {
+        self.0[p.index() / 64] & (1 << (p.index() % 64)) != 0
     }
 }
 
@@ -358,7 +376,7 @@ fn assess_colour(
         &mut settlement.outside_last_liberties,
     );
     for &s in &scratch.stones {
-        settlement.local[s.index()] = true;
+        settlement.local.insert(s);
     }
     let mut area_of = [NONE; GRID];
     collect_areas(
@@ -420,7 +438,7 @@ fn assess_colour(
     for (chain, c) in chains.iter().enumerate() {
         if alive[chain] {
             for s in &stones[c.stones.clone()] {
-                settlement.safe[s.index()] = true;
+                settlement.safe.insert(*s);
             }
         }
     }
@@ -477,7 +495,7 @@ fn assess_colour(
         let owned = sealed_area(area) || empties[area.empties.clone()].iter().all(|&e| walled(e));
         if owned {
             for p in &points[area.points.clone()] {
-                settlement.owner[p.index()] = Some(color);
+                settlement.owner[color.index()].insert(*p);
             }
         }
     }

@@ -24,6 +24,7 @@ mod node;
 mod options;
 mod order;
 mod proof;
+mod settled;
 mod stats;
 mod value;
 
@@ -168,6 +169,7 @@ struct BoundedSearch<'a> {
     pruned: usize,
     /// Where the positions go, when `TENGEN_SOLVER_STATS` asks.
     stats: Option<stats::Stats>,
+    settlements: settled::Settlements,
 }
 
 /// Moves with their colours and the positions they lead to.
@@ -215,6 +217,7 @@ impl<'a> BoundedSearch<'a> {
             progress,
             pruned: 0,
             stats: stats::Stats::from_env(),
+            settlements: settled::Settlements::new(),
         }
     }
 }
@@ -263,7 +266,7 @@ impl BoundedSearch<'_> {
         if self.probed.remove(&key).is_none() && !self.count() {
             return Solved::free(Arc::new(ThermoNode::leaf(Rational::ZERO)));
         }
-        let settlement = Settlement::assess(board, self.region(), &state.sealed);
+        let settlement = self.settlements.of(board, self.rules.region, &state.sealed);
         if let Some(value) = self.leaf(board, &settlement) {
             let node = Arc::new(ThermoNode::leaf(value));
             self.table.insert(key, node.clone());

@@ -8,7 +8,6 @@ use super::{BoundedSearch, Fixed, Solved, value};
 use crate::endgame::cgt::{Rational, Thermograph, Wall};
 use crate::endgame::exact::Candidate;
 use crate::endgame::exact::line::Dependencies;
-use crate::endgame::local::Settlement;
 use crate::go::{Color, Point};
 use std::sync::Arc;
 
@@ -243,7 +242,9 @@ impl BoundedSearch<'_> {
         if let Some(stats) = &mut self.stats {
             stats.probe();
         }
-        let settlement = Settlement::assess(&c.board, self.region(), &c.state.sealed);
+        let settlement = self
+            .settlements
+            .of(&c.board, self.rules.region, &c.state.sealed);
         if let Some(value) = self.leaf(&c.board, &settlement) {
             let node = Arc::new(ThermoNode::leaf(value));
             self.table.insert(key, node.clone());

@@ -19,7 +19,6 @@ use super::node::ThermoNode;
 use super::{BoundedSearch, Moves, State, value};
 use crate::endgame::cgt::Rational;
 use crate::endgame::exact::line::Dependencies;
-use crate::endgame::local::Settlement;
 use crate::go::{Board, Color};
 use std::sync::Arc;
 
@@ -161,7 +160,7 @@ impl BoundedSearch<'_> {
         if let Some(stats) = &mut self.stats {
             stats.proof_position();
         }
-        let settlement = Settlement::assess(board, self.region(), &state.sealed);
+        let settlement = self.settlements.of(board, self.rules.region, &state.sealed);
         if let Some(value) = self.leaf(board, &settlement) {
             self.table.insert(key, Arc::new(ThermoNode::leaf(value)));
             return goal.bound.holds(value);
