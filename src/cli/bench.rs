@@ -49,9 +49,10 @@ pub struct EndgameBenchArgs {
     /// `exact` (the temperature-bounded search) or `canonical` (the full canonical game)
     #[arg(long, default_value = "exact")]
     method: String,
-    /// Positions a search may visit before it gives up
-    #[arg(long, default_value_t = tengen::endgame::exact::MAX_POSITIONS)]
-    positions: usize,
+    /// Positions a search may visit before it gives up (default: the method's own budget, as `tengen
+    /// endgame solve` uses it)
+    #[arg(long)]
+    positions: Option<usize>,
 }
 
 pub fn run(cmd: BenchCommand) -> Result<ExitCode> {
@@ -77,14 +78,15 @@ fn endgame(args: EndgameBenchArgs) -> Result<ExitCode> {
         eprintln!("skipped {}: {}", s.path.display(), s.reason);
     }
     let files = walk.files;
-    let bounded = match args.method.as_str() {
-        "exact" => true,
-        "canonical" => false,
+    let (bounded, default_budget) = match args.method.as_str() {
+        "exact" => (true, exact::bounded::DEFAULT_BUDGET),
+        "canonical" => (false, exact::MAX_POSITIONS),
         other => anyhow::bail!("--method {other}: expected exact or canonical"),
     };
+    let budget = args.positions.unwrap_or(default_budget);
     println!(
-        "(method {}: budget {} positions per problem)",
-        args.method, args.positions
+        "(method {}: budget {budget} positions per problem)",
+        args.method
     );
     // Per empty-point count: solved times in ms, positions searched, and how many gave up or were refused.
     let mut by_size: BTreeMap<usize, (Vec<f64>, Vec<usize>, usize)> = BTreeMap::new();
@@ -94,10 +96,10 @@ fn endgame(args: EndgameBenchArgs) -> Result<ExitCode> {
         let (board, region, scoring) = (&problem.board, &problem.region, Scoring::Territory);
         let result = if bounded {
             let progress = exact::Progress::default();
-            exact::bounded::solve_bounded(board, region, scoring, args.positions, &progress)
+            exact::bounded::solve_bounded(board, region, scoring, budget, &progress)
                 .map(|s| s.positions)
         } else {
-            exact::solve_within(board, region, scoring, args.positions).map(|s| s.positions)
+            exact::solve_within(board, region, scoring, budget).map(|s| s.positions)
         };
         let ms = start.elapsed().as_secs_f64() * 1000.0;
         let entry = by_size.entry(problem.empty_points()).or_default();

@@ -81,9 +81,12 @@ pub struct MethodArgs {
     /// `auto` uses the exact solver up to this many empty points
     #[arg(long, default_value_t = AnalysisOptions::default().exact_max_empty)]
     exact_max_empty: usize,
-    /// `exact` and `canonical` give up after searching this many positions
+    /// `exact` gives up after searching this many positions
     #[arg(long, default_value_t = AnalysisOptions::default().exact_positions)]
     exact_positions: usize,
+    /// `canonical` gives up after searching this many positions
+    #[arg(long, default_value_t = AnalysisOptions::default().canonical_positions)]
+    canonical_positions: usize,
     /// `auto` gives the exact solver this many positions before falling back to the tree
     #[arg(long, default_value_t = AnalysisOptions::default().auto_exact_positions)]
     auto_exact_positions: usize,
@@ -110,6 +113,7 @@ impl MethodArgs {
             scoring: self.scoring.into(),
             exact_max_empty: self.exact_max_empty,
             exact_positions: self.exact_positions,
+            canonical_positions: self.canonical_positions,
             auto_exact_positions: self.auto_exact_positions,
             exact_subtrees: self.exact_subtrees,
             subtree_positions: self.subtree_positions,
@@ -251,7 +255,8 @@ fn bench(args: BenchArgs) -> Result<ExitCode> {
     let analyzer = args.method.analyzer();
     let method = args.method.method;
     let budget = match method {
-        Method::Exact | Method::Canonical => Some(analyzer.options.exact_positions),
+        Method::Exact => Some(analyzer.options.exact_positions),
+        Method::Canonical => Some(analyzer.options.canonical_positions),
         Method::Auto => Some(analyzer.options.auto_exact_positions),
         _ => None,
     };

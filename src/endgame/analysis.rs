@@ -114,7 +114,7 @@ impl Analyzer {
         }
         let mut outcome = match method {
             Method::Canonical => {
-                self.exact_within(position, self.options.exact_positions, progress)?
+                self.exact_within(position, self.options.canonical_positions, progress)?
             }
             Method::Lines => self.lines(position)?,
             Method::Net => self.tree(position, Method::Net)?,

@@ -151,8 +151,11 @@ pub struct AnalysisOptions {
     pub tree: TreeOptions,
     /// `Auto` tries the exact solver up to this many empty points.
     pub exact_max_empty: usize,
-    /// The position budget of `Exact` and `Canonical` (they give up beyond it).
+    /// The position budget of `Exact` (it gives up beyond it).
     pub exact_positions: usize,
+    /// The position budget of `Canonical`, smaller than `Exact`'s: its games take far more memory per
+    /// position.
+    pub canonical_positions: usize,
     /// `Auto` gives the exact solver this many positions before it falls back to the network, so that
     /// a search that would exhaust `Exact`'s full budget does not cost minutes first.
     pub auto_exact_positions: usize,
@@ -182,7 +185,8 @@ impl Default for AnalysisOptions {
             tree: TreeOptions::default(),
             // The exact solver's own limits.
             exact_max_empty: exact::MAX_EMPTY_POINTS,
-            exact_positions: exact::MAX_POSITIONS,
+            exact_positions: exact::bounded::DEFAULT_BUDGET,
+            canonical_positions: exact::MAX_POSITIONS,
             auto_exact_positions: exact::MAX_POSITIONS,
             exact_subtrees: 8,
             subtree_positions: 20_000,

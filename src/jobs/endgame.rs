@@ -169,7 +169,8 @@ impl Report {
 /// "positions" count), or `None` when the method searches no positions.
 pub fn position_budget(method: Method) -> Option<usize> {
     match method {
-        Method::Exact | Method::Canonical => Some(AnalysisOptions::default().exact_positions),
+        Method::Exact => Some(AnalysisOptions::default().exact_positions),
+        Method::Canonical => Some(AnalysisOptions::default().canonical_positions),
         Method::Auto => Some(AnalysisOptions::default().auto_exact_positions),
         _ => None,
     }

@@ -340,7 +340,11 @@ fn a_running_solve_shows_its_positions_against_its_budget() {
         update(&mut app, Action::Job(event));
     }
     let frame = screen(&app);
-    assert!(frame.contains("41,200 / 200,000 positions"), "{frame}");
+    let shown = format!(
+        "41,200 / {} positions",
+        crate::tui::panes::thousands(budget as u64)
+    );
+    assert!(frame.contains(&shown), "{frame}");
 }
 
 #[test]
