@@ -18,6 +18,7 @@
 //! on the current line (other than kos) are not searched; a result that avoided such a repetition is
 //! not stored in the table.
 
+mod boards;
 pub mod bounded;
 mod line;
 mod moves;
@@ -270,7 +271,7 @@ type Solved = line::Solved<Node>;
 struct Candidate {
     point: Point,
     /// Boxed: candidates are gathered, sorted and moved by the dozen per position, and a board is 8 KB.
-    board: Box<Board>,
+    board: boards::BoxedBoard,
     state: State,
     /// Prisoners the move takes, Black's minus White's (territory scoring).
     gain: i64,

@@ -59,7 +59,7 @@ impl Search<'_> {
         if board.check(color, p, false).is_err() {
             return None;
         }
-        let mut next = Box::new(board.clone());
+        let mut next = super::boards::BoxedBoard::copy_of(board);
         let placed = next.place(color, p);
         let gain = if self.area {
             0

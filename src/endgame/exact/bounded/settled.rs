@@ -39,3 +39,36 @@ impl Settlements {
         settlement
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::endgame::test_support::{at, board_with};
+
+    #[test]
+    fn a_remembered_settlement_is_its_own_position_s() {
+        // White's D19-D18 in atari with its last liberty at E19 is not safe; with E18 empty and White's
+        // F18 beside it, it has two liberties outside in White's sphere and is (`settle_tests`).
+        // Positions that follow each other never share a settlement.
+        let region = Region::new(["D19", "D18", "C19", "C18"].iter().map(|s| at(s)));
+        let in_atari = board_with(&["C19", "C18", "D17", "E18"], &["D19", "D18"]);
+        let anchored = board_with(&["C19", "C18", "D17"], &["D19", "D18", "F18"]);
+        let mut settlements = Settlements::new();
+        let sealed = Sealed::default();
+        for board in [&in_atari, &anchored, &in_atari, &anchored] {
+            let remembered = settlements.of(board, &region, &sealed);
+            let fresh = Settlement::assess(board, &region, &sealed);
+            for p in region.points() {
+                assert_eq!(remembered.owner(*p), fresh.owner(*p), "{p:?}");
+                assert_eq!(remembered.is_safe(*p), fresh.is_safe(*p), "{p:?}");
+            }
+            let safe = remembered.is_safe(at("D19"));
+            assert_eq!(safe, std::ptr::eq(board, &anchored));
+        }
+        let again = settlements.of(&anchored, &region, &sealed);
+        assert!(Rc::ptr_eq(
+            &again,
+            &settlements.of(&anchored, &region, &sealed)
+        ));
+    }
+}
