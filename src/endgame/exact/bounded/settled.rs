@@ -9,7 +9,7 @@ use crate::go::Board;
 use std::rc::Rc;
 
 /// Direct-mapped slots: a position's stones hash picks its slot, and a newer position evicts an older
-/// one. 16,384 slots hold about 23 MB of settlements at most.
+/// one. 16,384 slots hold about 5 MB of settlements (bit sets) at most.
 const SLOTS: usize = 1 << 14;
 
 type Key = (u128, Sealed);
