@@ -69,7 +69,9 @@ pub fn run(cmd: BenchCommand) -> Result<ExitCode> {
 }
 
 fn endgame(args: EndgameBenchArgs) -> Result<ExitCode> {
+    use anyhow::Context;
     use std::collections::BTreeMap;
+    use tengen::endgame::analysis::{AnalysisOptions, Method};
     use tengen::endgame::exact;
     use tengen::endgame::problem::Problem;
     use tengen::go::Scoring;
@@ -78,12 +80,16 @@ fn endgame(args: EndgameBenchArgs) -> Result<ExitCode> {
         eprintln!("skipped {}: {}", s.path.display(), s.reason);
     }
     let files = walk.files;
-    let (bounded, default_budget) = match args.method.as_str() {
-        "exact" => (true, exact::bounded::DEFAULT_BUDGET),
-        "canonical" => (false, exact::MAX_POSITIONS),
+    let method = match args.method.as_str() {
+        "exact" => Method::Exact,
+        "canonical" => Method::Canonical,
         other => anyhow::bail!("--method {other}: expected exact or canonical"),
     };
-    let budget = args.positions.unwrap_or(default_budget);
+    let bounded = method == Method::Exact;
+    let budget = args
+        .positions
+        .or(AnalysisOptions::default().position_budget(method))
+        .context("the method searches no positions")?;
     println!(
         "(method {}: budget {budget} positions per problem)",
         args.method

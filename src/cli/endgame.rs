@@ -254,12 +254,7 @@ fn bench(args: BenchArgs) -> Result<ExitCode> {
     }
     let analyzer = args.method.analyzer();
     let method = args.method.method;
-    let budget = match method {
-        Method::Exact => Some(analyzer.options.exact_positions),
-        Method::Canonical => Some(analyzer.options.canonical_positions),
-        Method::Auto => Some(analyzer.options.auto_exact_positions),
-        _ => None,
-    };
+    let budget = analyzer.options.position_budget(method);
     if let Some(budget) = budget {
         println!("(method {method}: exact search budget {budget} positions per problem)");
     }

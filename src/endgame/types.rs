@@ -178,6 +178,18 @@ pub struct AnalysisOptions {
     pub forced_replies: bool,
 }
 
+impl AnalysisOptions {
+    /// The position budget `method` searches within, or `None` when it searches no positions.
+    pub fn position_budget(&self, method: Method) -> Option<usize> {
+        match method {
+            Method::Exact => Some(self.exact_positions),
+            Method::Canonical => Some(self.canonical_positions),
+            Method::Auto => Some(self.auto_exact_positions),
+            _ => None,
+        }
+    }
+}
+
 impl Default for AnalysisOptions {
     fn default() -> Self {
         AnalysisOptions {

@@ -168,12 +168,7 @@ impl Report {
 /// The position budget of the exact search a request starts with (the jobs pane's bar and the pane's
 /// "positions" count), or `None` when the method searches no positions.
 pub fn position_budget(method: Method) -> Option<usize> {
-    match method {
-        Method::Exact => Some(AnalysisOptions::default().exact_positions),
-        Method::Canonical => Some(AnalysisOptions::default().canonical_positions),
-        Method::Auto => Some(AnalysisOptions::default().auto_exact_positions),
-        _ => None,
-    }
+    AnalysisOptions::default().position_budget(method)
 }
 
 /// The analyzers of the job runner, one per set of model paths: networks are opened on first use and
