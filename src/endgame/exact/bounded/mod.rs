@@ -98,6 +98,7 @@ pub fn solve_bounded(
     progress.searched_up_to(search.visited.min(max_positions));
     if let Some(stats) = &search.stats {
         eprintln!("{}", stats.report(search.visited));
+        eprintln!("  {}", search.table_sizes());
     }
     if search.spent {
         return Err(SolveError::Budget {
@@ -162,6 +163,8 @@ struct BoundedSearch<'a> {
     failed: FastMap<TableKey, proof::Failed>,
     /// Positions the current proof may still visit.
     proof_left: usize,
+    /// By depth, Black's and White's move that last decided a proof there (`proof.rs`).
+    killers: Vec<[Option<Point>; 2]>,
     visited: usize,
     max_positions: usize,
     /// Set when a position past the budget was asked for: the search then unwinds without looking at
@@ -213,6 +216,7 @@ impl<'a> BoundedSearch<'a> {
             proved: fast_map(),
             failed: fast_map(),
             proof_left: 0,
+            killers: Vec::new(),
             visited: 0,
             max_positions,
             spent: false,
@@ -227,6 +231,25 @@ impl<'a> BoundedSearch<'a> {
 impl BoundedSearch<'_> {
     fn region(&self) -> &Region {
         self.rules.region
+    }
+
+    /// The tables' entries, for the statistics: where the search's memory goes.
+    fn table_sizes(&self) -> String {
+        let branches: usize = self
+            .table
+            .values()
+            .map(|n| n.branches(Color::Black).len() + n.branches(Color::White).len())
+            .sum();
+        let leaves = self.table.values().filter(|n| n.is_leaf()).count();
+        format!(
+            "table entries: {} solved ({} leaves, {} branches), {} proved, {} failed, {} probed",
+            self.table.len(),
+            leaves,
+            branches,
+            self.proved.len(),
+            self.failed.len(),
+            self.probed.len()
+        )
     }
 
     /// Counts a position; `false` (and `spent` set) once the budget is spent.

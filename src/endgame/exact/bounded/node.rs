@@ -87,6 +87,11 @@ impl ThermoNode {
         ThermoNode::new(Thermograph::number(value), Vec::new(), Vec::new(), 0)
     }
 
+    /// A position with no option searched: settled, finished or valued as it stands.
+    pub fn is_leaf(&self) -> bool {
+        self.black.is_empty() && self.white.is_empty()
+    }
+
     pub fn is_number(&self) -> bool {
         self.thermograph.temperature < Rational::ZERO
     }

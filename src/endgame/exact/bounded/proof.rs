@@ -19,7 +19,7 @@ use super::node::ThermoNode;
 use super::{BoundedSearch, Moves, State, value};
 use crate::endgame::cgt::Rational;
 use crate::endgame::exact::line::Dependencies;
-use crate::go::{Board, Color};
+use crate::go::{Board, Color, Point};
 use std::sync::Arc;
 
 /// How many positions one proof may visit before it is abandoned (the option is then bounded the
@@ -241,8 +241,17 @@ impl BoundedSearch<'_> {
         }
     }
 
-    /// `color`'s options (positions the tables know first), each with its goal in its own frame.
-    fn goals(&self, moves: &Moves, color: Color, stop: Stop, bound: Bound) -> Vec<(usize, Goal)> {
+    /// `color`'s options (positions the tables know first, then the move that last decided a proof of
+    /// `color` at this depth), each with its goal in its own frame.
+    fn goals(
+        &self,
+        moves: &Moves,
+        color: Color,
+        stop: Stop,
+        bound: Bound,
+        depth: usize,
+    ) -> Vec<(usize, Goal)> {
+        let killer = self.killers.get(depth).and_then(|k| k[color.index()]);
         let mut goals: Vec<(usize, Goal)> = moves
             .iter()
             .enumerate()
@@ -255,7 +264,8 @@ impl BoundedSearch<'_> {
         goals.sort_by_key(|(i, _)| {
             let m = &moves[*i].1;
             let key = (m.board.stone_hash(), m.state);
-            !(self.table.contains_key(&key) || self.proved.contains_key(&key))
+            let known = self.table.contains_key(&key) || self.proved.contains_key(&key);
+            (!known, Some(m.point) != killer)
         });
         goals
     }
@@ -270,9 +280,10 @@ impl BoundedSearch<'_> {
         depth: usize,
         depends: &mut Dependencies,
     ) -> bool {
-        for (i, goal) in self.goals(moves, color, stop, bound) {
+        for (i, goal) in self.goals(moves, color, stop, bound, depth) {
             let m = &moves[i].1;
             if self.prove(&m.board, m.state, depth + 1, goal, depends) {
+                self.remember_killer(depth, color, m.point);
                 return true;
             }
             if self.proof_left == 0 {
@@ -280,6 +291,14 @@ impl BoundedSearch<'_> {
             }
         }
         false
+    }
+
+    /// `point` decided a proof for `color` at `depth`: tried first there next time.
+    fn remember_killer(&mut self, depth: usize, color: Color, point: Point) {
+        if self.killers.len() <= depth {
+            self.killers.resize(depth + 1, [None, None]);
+        }
+        self.killers[depth][color.index()] = Some(point);
     }
 
     /// Every option of `color` has its `stop` within `bound`.
@@ -292,9 +311,12 @@ impl BoundedSearch<'_> {
         depth: usize,
         depends: &mut Dependencies,
     ) -> bool {
-        for (i, goal) in self.goals(moves, color, stop, bound) {
+        for (i, goal) in self.goals(moves, color, stop, bound, depth) {
             let m = &moves[i].1;
             if !self.prove(&m.board, m.state, depth + 1, goal, depends) {
+                if self.proof_left > 0 {
+                    self.remember_killer(depth, color, m.point);
+                }
                 return false;
             }
         }
