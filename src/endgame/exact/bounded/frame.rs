@@ -45,7 +45,7 @@ impl Frame {
         let white = exact(Color::White, &fixed.1);
         let lo = value::left_scaffold(black.iter())?;
         let hi = value::right_scaffold(white.iter())?;
-        let th = value::thermograph_of(&black, &white);
+        let th = value::thermograph_with(&black, &white, &lo, &hi);
         let number = value::is_number(&th);
         let t = th.temperature.max(Rational::ZERO);
         let goal = |stop, c, upper, strict| Goal {

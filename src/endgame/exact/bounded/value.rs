@@ -54,6 +54,19 @@ pub(super) fn thermograph_of(black: &[Thermograph], white: &[Thermograph]) -> Th
     }
 }
 
+/// `thermograph_of` for options whose scaffolds (`lo` of `black`, `hi` of `white`) are already built.
+pub(super) fn thermograph_with(
+    black: &[Thermograph],
+    white: &[Thermograph],
+    lo: &Wall,
+    hi: &Wall,
+) -> Thermograph {
+    match number_between(black, white) {
+        Some(x) => Thermograph::number(x),
+        None => Thermograph::from_scaffolds(lo.clone(), hi.clone()),
+    }
+}
+
 /// An end of an interval: its value and whether it is excluded.
 type End = (Rational, bool);
 
