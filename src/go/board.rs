@@ -234,7 +234,7 @@ impl Board {
 
     /// Calls `visit` once for each distinct liberty of the chain through `p`. A bit set over the grid
     /// deduplicates: readers call this in their inner loops, where a list per call was most of the cost.
-    fn for_each_liberty(&self, p: Point, mut visit: impl FnMut(Point)) {
+    pub fn for_each_liberty(&self, p: Point, mut visit: impl FnMut(Point)) {
         let mut seen = [0u64; GRID.div_ceil(64)];
         let mut s = p.index();
         loop {

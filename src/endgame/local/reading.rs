@@ -8,7 +8,7 @@
 //! passes (two in a row end it), forbids repeating a position of the line (superko), and is bounded: a
 //! search that runs out of budget proves nothing, so the chain stays undecided.
 
-use super::settle::Settlement;
+use super::settle::{PointSet, Settlement};
 use crate::endgame::cgt::fast_hash::{FastMap, fast_map};
 use crate::endgame::region::Region;
 use crate::go::board::neighbours;
@@ -110,8 +110,12 @@ fn read_chain(board: &Board, region: &Region, at: Point, owner: Color, budget: u
 /// outside one. A chain in atari is not anchored by its last liberty lying outside: the opponent may
 /// take it there (a stone that escapes along the edge into one liberty is still captured).
 fn is_anchored(board: &Board, region: &Region, at: Point) -> bool {
-    let liberties = board.chain_liberties(at);
-    liberties.len() >= 2 && liberties.iter().any(|&l| !region.contains(l))
+    let (mut liberties, mut outside) = (0, false);
+    board.for_each_liberty(at, |l| {
+        liberties += 1;
+        outside |= !region.contains(l);
+    });
+    liberties >= 2 && outside
 }
 
 /// One search for "can the attacker capture the chain through `target`".
@@ -219,29 +223,40 @@ impl<'a> Reading<'a> {
     /// except through much longer fights than the ones a finished position holds.
     fn moves(&self, board: &Board, color: Color) -> Vec<Point> {
         let liberties = board.chain_liberties(self.target);
-        let mut near: Vec<Point> = liberties.clone();
-        for s in board.chain_stones(self.target) {
+        let target_stones = board.chain_stones(self.target);
+        // Each point once, where it is first met: the target's liberties, then those of the attacking
+        // chains in the order their stones touch the target, then the empty points beside all of them.
+        let mut seen = PointSet::default();
+        let mut near: Vec<Point> = liberties.iter().copied().filter(|&l| seen.add(l)).collect();
+        let mut chains_met = PointSet::default();
+        for &s in &target_stones {
             for n in neighbours(s) {
-                if board.color_at(n) == Some(self.defender.opponent()) {
-                    near.extend(board.chain_liberties(n));
+                if board.color_at(n) == Some(self.defender.opponent()) && !chains_met.contains(n) {
+                    for c in board.chain_stones(n) {
+                        chains_met.insert(c);
+                    }
+                    board.for_each_liberty(n, |l| {
+                        if seen.add(l) {
+                            near.push(l);
+                        }
+                    });
                 }
             }
         }
-        let first = near.len();
-        for i in 0..first {
-            near.extend(
-                neighbours(near[i])
-                    .iter()
-                    .filter(|&&n| board.cell(n) == Cell::Empty),
-            );
+        for i in 0..near.len() {
+            for n in neighbours(near[i]) {
+                if board.cell(n) == Cell::Empty && seen.add(n) {
+                    near.push(n);
+                }
+            }
         }
         // The last liberty of a chain in atari may be taken (or extended from) outside the region.
         let outside_ok = |p: Point| liberties.len() == 1 && liberties.contains(&p);
-        let captures = self.captures_next_to_the_fight(board, color);
+        let captures = self.captures_next_to_the_fight(board, color, &target_stones);
         let mut moves: Vec<Point> = Vec::new();
-        for p in near.into_iter().chain(captures.iter().copied()) {
+        let captures_new = captures.iter().copied().filter(|&p| seen.add(p));
+        for p in near.iter().copied().chain(captures_new) {
             if (self.region.contains(p) || outside_ok(p) || captures.contains(&p))
-                && !moves.contains(&p)
                 && board.check(color, p, false).is_ok()
             {
                 moves.push(p);
@@ -254,10 +269,14 @@ impl<'a> Reading<'a> {
     /// The last liberties of `color`'s opponent's chains in atari next to the fight (the chains touching
     /// the target, and the target's colour's other chains touching those), wherever they lie: the edge of
     /// the region does not save a stone in atari, so `color` may capture it there.
-    fn captures_next_to_the_fight(&self, board: &Board, color: Color) -> Vec<Point> {
-        let target_stones = board.chain_stones(self.target);
+    fn captures_next_to_the_fight(
+        &self,
+        board: &Board,
+        color: Color,
+        target_stones: &[Point],
+    ) -> Vec<Point> {
         let mut fighting: Vec<Point> = vec![self.target];
-        for &s in &target_stones {
+        for &s in target_stones {
             for n in neighbours(s) {
                 if board.color_at(n) == Some(self.defender.opponent()) {
                     fighting.push(n);

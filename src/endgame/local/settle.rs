@@ -14,7 +14,7 @@ use super::spheres::Spheres;
 use crate::endgame::region::{Region, Sealed};
 use crate::go::board::neighbours;
 use crate::go::coord::GRID;
-use crate::go::{Board, Cell, Color, Point};
+use crate::go::{Board, BoardSize, Cell, Color, Point};
 use std::cell::RefCell;
 use std::ops::Range;
 
@@ -44,9 +44,26 @@ impl Settlement {
     /// a colour's safe chains do not depend on the other colour's assessment, and readers ask this at
     /// every position they visit.
     pub fn chain_is_safe(board: &Board, region: &Region, at: Point) -> bool {
-        board.color_at(at).is_some_and(|color| {
-            Settlement::assess_colours(board, region, &Sealed::default(), &[color]).is_safe(at)
-        })
+        let Some(color) = board.color_at(at) else {
+            return false;
+        };
+        let key = (
+            region.fingerprint(),
+            board.stone_hash(),
+            board.size(),
+            color,
+        );
+        let slot = (key.1 as usize ^ color.index()) & (SAFE_SLOTS - 1);
+        let known = SAFE_STONES.with_borrow(|slots| match &slots[slot] {
+            Some((k, safe)) if *k == key => Some(safe.contains(at)),
+            _ => None,
+        });
+        if let Some(safe) = known {
+            return safe;
+        }
+        let safe = Settlement::assess_colours(board, region, &Sealed::default(), &[color]).safe;
+        SAFE_STONES.with_borrow_mut(|slots| slots[slot] = Some((key, safe)));
+        safe.contains(at)
     }
 
     fn assess_colours(
@@ -152,6 +169,10 @@ thread_local! {
     /// Every assessment on a thread reuses these buffers: searches assess every position they visit,
     /// and allocating the lists afresh each time was a large share of that cost.
     static SCRATCH: RefCell<Scratch> = RefCell::default();
+    /// One colour's safe stones in recently read positions (`chain_is_safe`), direct-mapped by the
+    /// stones: a reading asks at nearly every position it visits, and the readings of the chains of one
+    /// position visit many of the same positions.
+    static SAFE_STONES: RefCell<Vec<Option<(SafeKey, PointSet)>>> = RefCell::new(vec![None; SAFE_SLOTS]);
 }
 
 /// Buffers reused for both colours: chains and areas are ranges into flat point lists.
@@ -196,16 +217,29 @@ impl Liberties {
     }
 }
 
+/// The region (its fingerprint), the stones, the board's size and the colour whose safe stones are kept.
+type SafeKey = (u64, u128, BoardSize, Color);
+
+/// Slots of `SAFE_STONES` (about 0.4 MB).
+const SAFE_SLOTS: usize = 1 << 12;
+
 /// A set of grid points, a bit each.
 #[derive(Clone, Copy, Debug, Default)]
-struct PointSet([u64; GRID.div_ceil(64)]);
+pub(super) struct PointSet([u64; GRID.div_ceil(64)]);
 
 impl PointSet {
-    fn insert(&mut self, p: Point) {
+    pub(super) fn insert(&mut self, p: Point) {
         self.0[p.index() / 64] |= 1 << (p.index() % 64);
     }
 
-    fn contains(&self, p: Point) -> bool {
+    /// Adds `p`; `false` when it was in already.
+    pub(super) fn add(&mut self, p: Point) -> bool {
+        let fresh = !self.contains(p);
+        self.insert(p);
+        fresh
+    }
+
+    pub(super) fn contains(&self, p: Point) -> bool {
         self.0[p.index() / 64] & (1 << (p.index() % 64)) != 0
     }
 }

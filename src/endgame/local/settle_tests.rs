@@ -77,3 +77,30 @@ fn the_outside_wall_s_sphere_closes_an_area_and_anchors_no_invader() {
     let s = Settlement::assess(&open, &corner, &Sealed::default());
     assert!(s.is_safe(at("F18")));
 }
+
+#[test]
+fn a_remembered_safe_verdict_is_its_own_position_s_and_region_s() {
+    // The same stones read in turn with White's D19-D18 in atari (not safe) and anchored (safe), and
+    // under a second region where nothing is assessed as anchored differently: each answer is the
+    // fresh assessment's, whatever the slots held before.
+    let in_atari = board_with(&["C19", "C18", "D17", "E18"], &["D19", "D18"]);
+    let anchored = board_with(&["C19", "C18", "D17"], &["D19", "D18", "F18"]);
+    let small = region(&["D19", "D18", "C19", "C18"]);
+    let large = region(&["D19", "D18", "C19", "C18", "E19", "E18"]);
+    for _ in 0..2 {
+        for board in [&in_atari, &anchored] {
+            for region in [&small, &large] {
+                let fresh = Settlement::assess(board, region, &Sealed::default());
+                for p in ["D19", "C19", "D17"] {
+                    assert_eq!(
+                        Settlement::chain_is_safe(board, region, at(p)),
+                        fresh.is_safe(at(p)),
+                        "{p}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(!Settlement::chain_is_safe(&in_atari, &small, at("D19")));
+    assert!(Settlement::chain_is_safe(&anchored, &small, at("D19")));
+}
