@@ -5,6 +5,7 @@
 mod area;
 pub mod judged;
 pub mod reading;
+pub mod recent;
 pub mod settle;
 mod spheres;
 #[cfg(test)]

@@ -10,6 +10,7 @@
 //! the opponent cannot make an eye there, so its stones inside are dead.
 
 use super::area::flood;
+use super::recent::Recent;
 use super::spheres::Spheres;
 use crate::endgame::region::{Region, Sealed};
 use crate::go::board::neighbours;
@@ -53,16 +54,12 @@ impl Settlement {
             board.size(),
             color,
         );
-        let slot = (key.1 as usize ^ color.index()) & (SAFE_SLOTS - 1);
-        let known = SAFE_STONES.with_borrow(|slots| match &slots[slot] {
-            Some((k, safe)) if *k == key => Some(safe.contains(at)),
-            _ => None,
-        });
-        if let Some(safe) = known {
-            return safe;
+        let hash = key.1 as u64 ^ color.index() as u64;
+        if let Some(safe) = SAFE_STONES.with_borrow(|recent| recent.get(&key, hash)) {
+            return safe.contains(at);
         }
         let safe = Settlement::assess_colours(board, region, &Sealed::default(), &[color]).safe;
-        SAFE_STONES.with_borrow_mut(|slots| slots[slot] = Some((key, safe)));
+        SAFE_STONES.with_borrow_mut(|recent| recent.insert(key, hash, safe));
         safe.contains(at)
     }
 
@@ -172,7 +169,7 @@ thread_local! {
     /// One colour's safe stones in recently read positions (`chain_is_safe`), direct-mapped by the
     /// stones: a reading asks at nearly every position it visits, and the readings of the chains of one
     /// position visit many of the same positions.
-    static SAFE_STONES: RefCell<Vec<Option<(SafeKey, PointSet)>>> = RefCell::new(vec![None; SAFE_SLOTS]);
+    static SAFE_STONES: RefCell<Recent<SafeKey, PointSet>> = RefCell::new(Recent::new(12));
 }
 
 /// Buffers reused for both colours: chains and areas are ranges into flat point lists.
@@ -217,11 +214,9 @@ impl Liberties {
     }
 }
 
-/// The region (its fingerprint), the stones, the board's size and the colour whose safe stones are kept.
+/// The region (its fingerprint), the stones, the board's size and the colour whose safe stones are kept
+/// (4,096 of them, about 0.4 MB).
 type SafeKey = (u64, u128, BoardSize, Color);
-
-/// Slots of `SAFE_STONES` (about 0.4 MB).
-const SAFE_SLOTS: usize = 1 << 12;
 
 /// A set of grid points, a bit each.
 #[derive(Clone, Copy, Debug, Default)]

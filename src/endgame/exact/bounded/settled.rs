@@ -4,38 +4,31 @@
 //! assessment is the largest single cost of a position.
 
 use crate::endgame::local::Settlement;
+use crate::endgame::local::recent::Recent;
 use crate::endgame::region::{Region, Sealed};
 use crate::go::Board;
 use std::rc::Rc;
 
-/// Direct-mapped slots: a position's stones hash picks its slot, and a newer position evicts an older
-/// one. 16,384 slots hold about 5 MB of settlements (bit sets) at most.
-const SLOTS: usize = 1 << 14;
-
+/// The stones and the sealed captured space.
 type Key = (u128, Sealed);
 
-pub(super) struct Settlements {
-    slots: Vec<Option<(Key, Rc<Settlement>)>>,
-}
+/// 16,384 direct-mapped slots: about 5 MB of settlements (bit sets) at most.
+pub(super) struct Settlements(Recent<Key, Rc<Settlement>>);
 
 impl Settlements {
     pub fn new() -> Settlements {
-        Settlements {
-            slots: vec![None; SLOTS],
-        }
+        Settlements(Recent::new(14))
     }
 
     /// The settlement of `board` with `sealed`, assessed now or remembered.
     pub fn of(&mut self, board: &Board, region: &Region, sealed: &Sealed) -> Rc<Settlement> {
         let key = (board.stone_hash(), *sealed);
-        let slot = &mut self.slots[(key.0 as usize) & (SLOTS - 1)];
-        if let Some((k, settlement)) = slot
-            && *k == key
-        {
-            return settlement.clone();
+        let hash = key.0 as u64;
+        if let Some(settlement) = self.0.get(&key, hash) {
+            return settlement;
         }
         let settlement = Rc::new(Settlement::assess(board, region, sealed));
-        *slot = Some((key, settlement.clone()));
+        self.0.insert(key, hash, settlement.clone());
         settlement
     }
 }
