@@ -243,7 +243,7 @@ impl BoundedSearch<'_> {
 
     /// `color`'s options (positions the tables know first, then the move that last decided a proof of
     /// `color` at this depth), each with its goal in its own frame.
-    fn goals(
+    pub(super) fn goals(
         &self,
         moves: &Moves,
         color: Color,
@@ -294,7 +294,7 @@ impl BoundedSearch<'_> {
     }
 
     /// `point` decided a proof for `color` at `depth`: tried first there next time.
-    fn remember_killer(&mut self, depth: usize, color: Color, point: Point) {
+    pub(super) fn remember_killer(&mut self, depth: usize, color: Color, point: Point) {
         if self.killers.len() <= depth {
             self.killers.resize(depth + 1, [None, None]);
         }

@@ -176,3 +176,47 @@ fn a_spent_budget_counts_no_position_past_it_and_expands_nothing_more() {
         );
     }
 }
+
+/// A proof tries the killer move of its colour and depth first among the positions no table knows; the
+/// other moves keep their order.
+#[test]
+fn a_proof_tries_the_move_that_last_decided_one_at_its_depth_first() {
+    use super::proof::{Bound, Stop};
+    let p = problem("01-value-of-move/09.sgf");
+    let start = crate::endgame::exact::starting_board(&p.board, &p.region).expect("board");
+    let progress = Progress::default();
+    let mut search = BoundedSearch::new(&p.region, Scoring::Territory, usize::MAX, &progress);
+    let settlement = Settlement::assess(&start, &p.region, &State::default().sealed);
+    let mut depends = Dependencies::default();
+    let (plain, _) = search.candidates(
+        &start,
+        &settlement,
+        State::default(),
+        &[Color::Black],
+        &mut depends,
+    );
+    assert!(plain.len() >= 3, "01/09 has several Black moves");
+    let bound = Bound {
+        c: Rational::ZERO,
+        upper: false,
+        strict: false,
+    };
+    let order = |search: &BoundedSearch| -> Vec<Point> {
+        let goals = search.goals(&plain, Color::Black, Stop::Right, bound, 0);
+        goals.iter().map(|(i, _)| plain[*i].1.point).collect()
+    };
+    let before = order(&search);
+    assert_eq!(before[0], plain[0].1.point, "move order without a killer");
+    let last = plain[plain.len() - 1].1.point;
+    search.remember_killer(0, Color::Black, last);
+    let after = order(&search);
+    assert_eq!(after[0], last);
+    assert_eq!(after[1..], before[..before.len() - 1]);
+    // Black's killer at depth 0 is not White's, nor Black's at depth 1.
+    assert_eq!(
+        search.goals(&plain, Color::Black, Stop::Right, bound, 1)[0].0,
+        0
+    );
+    search.remember_killer(0, Color::White, plain[1].1.point);
+    assert_eq!(order(&search), after);
+}
