@@ -8,6 +8,7 @@ use super::proof::{Bound, Goal, Stop};
 use super::value;
 use crate::endgame::cgt::{Rational, Thermograph, Wall};
 use crate::go::Color;
+use std::borrow::Cow;
 
 /// The solved options' scaffolds (Left's `lo`, Right's `hi`) up to the temperature `t` of the game they
 /// make, whether that game is a number, and the goals each colour's other options need.
@@ -32,19 +33,10 @@ impl Frame {
     /// reach the solved options' best stop: the number is read from the best stops alone, and options
     /// strictly beyond them change neither it nor the as-it-stands test.
     pub fn of(options: &[Option_], fixed: &Fixed) -> Option<Frame> {
-        let exact = |color: Color, extra: &[ThermoBranch]| {
-            let solved = options.iter().filter_map(move |o| match &o.status {
-                Status::Exact(b) if o.color == color => Some(b.thermograph()),
-                _ => None,
-            });
-            solved
-                .chain(extra.iter().map(ThermoBranch::thermograph))
-                .collect::<Vec<Thermograph>>()
-        };
-        let black = exact(Color::Black, &fixed.0);
-        let white = exact(Color::White, &fixed.1);
-        let lo = value::left_scaffold(black.iter())?;
-        let hi = value::right_scaffold(white.iter())?;
+        let black = solved(options, Color::Black, &fixed.0);
+        let white = solved(options, Color::White, &fixed.1);
+        let lo = value::left_scaffold(black.iter().map(|c| c.as_ref()))?;
+        let hi = value::right_scaffold(white.iter().map(|c| c.as_ref()))?;
         let th = value::thermograph_with(&black, &white, &lo, &hi);
         let number = value::is_number(&th);
         let t = th.temperature.max(Rational::ZERO);
@@ -53,8 +45,16 @@ impl Frame {
             bound: Bound { c, upper, strict },
         };
         let (needs_black, needs_white) = if number {
-            let low = black.iter().map(value::right_stop).max().unwrap_or(th.mean);
-            let high = white.iter().map(value::left_stop).min().unwrap_or(th.mean);
+            let low = black
+                .iter()
+                .map(|c| value::right_stop(c))
+                .max()
+                .unwrap_or(th.mean);
+            let high = white
+                .iter()
+                .map(|c| value::left_stop(c))
+                .min()
+                .unwrap_or(th.mean);
             (
                 vec![goal(Stop::Right, low, true, true)],
                 vec![goal(Stop::Left, high, false, true)],
@@ -107,6 +107,19 @@ impl Frame {
             (!by_wall && !by_proof).then(|| (i, needs.clone()))
         })
     }
+}
+
+/// The thermographs of `color`'s solved options and its fixed branches, in the node's frame.
+fn solved<'a>(
+    options: &'a [Option_],
+    color: Color,
+    extra: &'a [ThermoBranch],
+) -> Vec<Cow<'a, Thermograph>> {
+    let exact = options.iter().filter_map(move |o| match &o.status {
+        Status::Exact(b) if o.color == color => Some(b.view()),
+        _ => None,
+    });
+    exact.chain(extra.iter().map(ThermoBranch::view)).collect()
 }
 
 /// The bound the proved stops give an option's taxed wall: Left's `min(RS, LS − t)` from above,

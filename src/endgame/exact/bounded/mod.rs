@@ -509,8 +509,8 @@ impl BoundedSearch<'_> {
                 Thermograph::number(best.unwrap_or(Rational::ZERO) - leisure)
             }
             (false, false) => {
-                let b: Vec<Thermograph> = black.iter().map(|x| x.thermograph()).collect();
-                let w: Vec<Thermograph> = white.iter().map(|x| x.thermograph()).collect();
+                let b: Vec<_> = black.iter().map(ThermoBranch::view).collect();
+                let w: Vec<_> = white.iter().map(ThermoBranch::view).collect();
                 let th = value::thermograph_of(&b, &w);
                 if value::is_number(&th) {
                     let c = count();

@@ -2,6 +2,7 @@
 
 use crate::endgame::cgt::{Rational, Thermograph, attaining_wall};
 use crate::go::{Color, Point};
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// One searched option of a node, in the node's frame.
@@ -46,6 +47,14 @@ impl ThermoBranch {
             (Some(child), _) if self.prisoners == 0 => child.thermograph.clone(),
             (Some(child), _) => child.thermograph.shifted(Rational::integer(self.prisoners)),
             (None, value) => Thermograph::number(value.unwrap_or(Rational::ZERO)),
+        }
+    }
+
+    /// The option's thermograph in the node's frame, borrowed from the child where no prisoners move it.
+    pub fn view(&self) -> Cow<'_, Thermograph> {
+        match &self.child {
+            Some(child) if self.prisoners == 0 => Cow::Borrowed(&child.thermograph),
+            _ => Cow::Owned(self.thermograph()),
         }
     }
 

@@ -2,6 +2,7 @@
 //! bounds that let the search leave an option unsearched.
 
 use crate::endgame::cgt::{Rational, Thermograph, Wall};
+use std::borrow::Borrow;
 
 /// Whether a thermograph is a number's (a mast from below zero).
 pub(super) fn is_number(th: &Thermograph) -> bool {
@@ -44,20 +45,23 @@ pub(super) fn right_scaffold<'a>(options: impl Iterator<Item = &'a Thermograph>)
 /// rule). `x ◁ n` for a number option means `x < n`; for any other option it is read from its stop: a
 /// Left option whose right stop is at most `x` is `◁ x` (Right, moving first in `G^L − x`, reaches 0 with
 /// Left to move). Otherwise the walls come from the scaffolds.
-pub(super) fn thermograph_of(black: &[Thermograph], white: &[Thermograph]) -> Thermograph {
+pub(super) fn thermograph_of<T: Borrow<Thermograph>>(black: &[T], white: &[T]) -> Thermograph {
     if let Some(x) = number_between(black, white) {
         return Thermograph::number(x);
     }
-    match (left_scaffold(black.iter()), right_scaffold(white.iter())) {
+    match (
+        left_scaffold(black.iter().map(Borrow::borrow)),
+        right_scaffold(white.iter().map(Borrow::borrow)),
+    ) {
         (Some(l), Some(r)) => Thermograph::from_scaffolds(l, r),
         _ => Thermograph::number(Rational::ZERO),
     }
 }
 
 /// `thermograph_of` for options whose scaffolds (`lo` of `black`, `hi` of `white`) are already built.
-pub(super) fn thermograph_with(
-    black: &[Thermograph],
-    white: &[Thermograph],
+pub(super) fn thermograph_with<T: Borrow<Thermograph>>(
+    black: &[T],
+    white: &[T],
     lo: &Wall,
     hi: &Wall,
 ) -> Thermograph {
@@ -71,9 +75,10 @@ pub(super) fn thermograph_with(
 type End = (Rational, bool);
 
 /// The simplest number `x` with every Left option `◁ x ◁` every Right option, if there is one.
-fn number_between(black: &[Thermograph], white: &[Thermograph]) -> Option<Rational> {
+fn number_between<T: Borrow<Thermograph>>(black: &[T], white: &[T]) -> Option<Rational> {
     let low = black
         .iter()
+        .map(Borrow::borrow)
         .map(|th| (right_stop(th), is_number(th)))
         .reduce(|a: End, b: End| {
             if b.0 > a.0 || (b.0 == a.0 && b.1) {
@@ -84,6 +89,7 @@ fn number_between(black: &[Thermograph], white: &[Thermograph]) -> Option<Ration
         })?;
     let high = white
         .iter()
+        .map(Borrow::borrow)
         .map(|th| (left_stop(th), is_number(th)))
         .reduce(|a: End, b: End| {
             if b.0 < a.0 || (b.0 == a.0 && b.1) {
@@ -124,14 +130,18 @@ fn simplicity(x: Rational) -> (i64, i64) {
 /// Whether the count `c` as it stands lies strictly between the options: no Left option is at least it
 /// and no Right option at most it (a number option compared exactly, any other by its stop: one whose
 /// right stop is `c` is not at least `c`).
-pub(super) fn strictly_between(c: Rational, black: &[Thermograph], white: &[Thermograph]) -> bool {
-    black.iter().all(|th| {
+pub(super) fn strictly_between<T: Borrow<Thermograph>>(
+    c: Rational,
+    black: &[T],
+    white: &[T],
+) -> bool {
+    black.iter().map(Borrow::borrow).all(|th| {
         if is_number(th) {
             th.mean < c
         } else {
             right_stop(th) <= c
         }
-    }) && white.iter().all(|th| {
+    }) && white.iter().map(Borrow::borrow).all(|th| {
         if is_number(th) {
             th.mean > c
         } else {
