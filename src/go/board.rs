@@ -8,7 +8,7 @@
 //! Invariants: every stone's `head` is its chain's head; `next` links each chain's stones in a cycle; the
 //! empty list holds exactly the empty on-board points; `hash` is the XOR of the stone keys on the board.
 
-use super::coord::{BoardSize, Color, GRID, Move, Point, STRIDE};
+use super::coord::{BoardSize, Color, GRID, Move, Point, PointSet, STRIDE};
 use super::zobrist;
 
 /// What a cell of the padded grid holds.
@@ -235,13 +235,11 @@ impl Board {
     /// Calls `visit` once for each distinct liberty of the chain through `p`. A bit set over the grid
     /// deduplicates: readers call this in their inner loops, where a list per call was most of the cost.
     pub fn for_each_liberty(&self, p: Point, mut visit: impl FnMut(Point)) {
-        let mut seen = [0u64; GRID.div_ceil(64)];
+        let mut seen = PointSet::default();
         let mut s = p.index();
         loop {
             for n in neighbours(Point::from_index(s)) {
-                let i = n.index();
-                if self.cells[i] == Cell::Empty && seen[i / 64] & (1 << (i % 64)) == 0 {
-                    seen[i / 64] |= 1 << (i % 64);
+                if self.cells[n.index()] == Cell::Empty && seen.add(n) {
                     visit(n);
                 }
             }

@@ -13,7 +13,7 @@ pub mod symmetry;
 pub mod zobrist;
 
 pub use board::{Board, Cell, IllegalMove};
-pub use coord::{BoardSize, Color, Move, Point};
+pub use coord::{BoardSize, Color, Move, Point, PointSet};
 pub use game::{Game, GameError, Setup};
 pub use hash::{BookHash, Canonical};
 pub use rules::{KoRule, Komi, Rules, Scoring, Tax};

@@ -8,11 +8,11 @@
 //! passes (two in a row end it), forbids repeating a position of the line (superko), and is bounded: a
 //! search that runs out of budget proves nothing, so the chain stays undecided.
 
-use super::settle::{PointSet, Settlement};
+use super::settle::Settlement;
 use crate::endgame::cgt::fast_hash::{FastMap, fast_map};
 use crate::endgame::region::Region;
 use crate::go::board::neighbours;
-use crate::go::{Board, BoardSize, Cell, Color, Point};
+use crate::go::{Board, BoardSize, Cell, Color, Point, PointSet};
 use std::cell::RefCell;
 
 /// What reading says about a chain.

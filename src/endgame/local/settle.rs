@@ -15,7 +15,7 @@ use super::spheres::Spheres;
 use crate::endgame::region::{Region, Sealed};
 use crate::go::board::neighbours;
 use crate::go::coord::GRID;
-use crate::go::{Board, BoardSize, Cell, Color, Point};
+use crate::go::{Board, BoardSize, Cell, Color, Point, PointSet};
 use std::cell::RefCell;
 use std::ops::Range;
 
@@ -217,27 +217,6 @@ impl Liberties {
 /// The region (its fingerprint), the stones, the board's size and the colour whose safe stones are kept
 /// (4,096 of them, about 0.4 MB).
 type SafeKey = (u64, u128, BoardSize, Color);
-
-/// A set of grid points, a bit each.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct PointSet([u64; GRID.div_ceil(64)]);
-
-impl PointSet {
-    pub(super) fn insert(&mut self, p: Point) {
-        self.0[p.index() / 64] |= 1 << (p.index() % 64);
-    }
-
-    /// Adds `p`; `false` when it was in already.
-    pub(super) fn add(&mut self, p: Point) -> bool {
-        let fresh = !self.contains(p);
-        self.insert(p);
-        fresh
-    }
-
-    pub(super) fn contains(&self, p: Point) -> bool {
-        self.0[p.index() / 64] & (1 << (p.index() % 64)) != 0
-    }
-}
 
 struct Area {
     points: Range<usize>,
