@@ -11,10 +11,14 @@ use crate::go::Color;
 use std::borrow::Cow;
 
 /// The solved options' scaffolds (Left's `lo`, Right's `hi`) up to the temperature `t` of the game they
-/// make, whether that game is a number, and the goals each colour's other options need.
+/// make, whether that game is a number, and the goals each colour's other options need. Kept from
+/// option to option: solving one more combines its wall into one scaffold.
 pub(super) struct Frame {
     lo: Wall,
     hi: Wall,
+    /// The solved options' tightest ends of the interval a number must lie in (`value::End`).
+    low: value::End,
+    high: value::End,
     t: Rational,
     number: bool,
     needs_black: Vec<Goal>,
@@ -37,7 +41,45 @@ impl Frame {
         let white = solved(options, Color::White, &fixed.1);
         let lo = value::left_scaffold(black.iter().map(|c| c.as_ref()))?;
         let hi = value::right_scaffold(white.iter().map(|c| c.as_ref()))?;
-        let th = value::thermograph_with(&black, &white, &lo, &hi);
+        let low = black
+            .iter()
+            .map(|c| value::left_end(c))
+            .reduce(value::higher_end)?;
+        let high = white
+            .iter()
+            .map(|c| value::right_end(c))
+            .reduce(value::lower_end)?;
+        Some(Frame::from_parts(lo, hi, low, high))
+    }
+
+    /// The frame once one more option of `color`, whose thermograph (in the node's frame) is `th`, is
+    /// solved.
+    pub fn with(self, th: &Thermograph, color: Color) -> Frame {
+        let Frame {
+            mut lo,
+            mut hi,
+            mut low,
+            mut high,
+            ..
+        } = self;
+        match color {
+            Color::Black => {
+                lo = lo.combine(&th.right.tilt(-Rational::ONE), true);
+                low = value::higher_end(low, value::left_end(th));
+            }
+            Color::White => {
+                hi = hi.combine(&th.left.tilt(Rational::ONE), false);
+                high = value::lower_end(high, value::right_end(th));
+            }
+        }
+        Frame::from_parts(lo, hi, low, high)
+    }
+
+    fn from_parts(lo: Wall, hi: Wall, low: value::End, high: value::End) -> Frame {
+        let th = match value::simplest_in(low, high) {
+            Some(x) => Thermograph::number(x),
+            None => Thermograph::from_scaffolds(lo.clone(), hi.clone()),
+        };
         let number = value::is_number(&th);
         let t = th.temperature.max(Rational::ZERO);
         let goal = |stop, c, upper, strict| Goal {
@@ -45,19 +87,9 @@ impl Frame {
             bound: Bound { c, upper, strict },
         };
         let (needs_black, needs_white) = if number {
-            let low = black
-                .iter()
-                .map(|c| value::right_stop(c))
-                .max()
-                .unwrap_or(th.mean);
-            let high = white
-                .iter()
-                .map(|c| value::left_stop(c))
-                .min()
-                .unwrap_or(th.mean);
             (
-                vec![goal(Stop::Right, low, true, true)],
-                vec![goal(Stop::Left, high, false, true)],
+                vec![goal(Stop::Right, low.0, true, true)],
+                vec![goal(Stop::Left, high.0, false, true)],
             )
         } else {
             let top = value::extreme_on(&lo, Rational::ZERO, t, false);
@@ -73,14 +105,16 @@ impl Frame {
                 ],
             )
         };
-        Some(Frame {
+        Frame {
             lo,
             hi,
+            low,
+            high,
             t,
             number,
             needs_black,
             needs_white,
-        })
+        }
     }
 
     /// The first option from `from` on (in move order) that can still change the node's value, with

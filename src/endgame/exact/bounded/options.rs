@@ -113,15 +113,14 @@ impl BoundedSearch<'_> {
                 options[i].status = Status::Exact(self.solve_option(&options[i], depth, depends));
             }
         }
-        // The solved options' scaffolds, recomputed only when an option is solved; options before `from`
-        // were found unable to change the value under them.
-        let mut frame: Option<Option<Frame>> = None;
+        // The solved options' scaffolds, updated when an option is solved; options before `from` were
+        // found unable to change the value under them.
+        let Some(mut frame) = Frame::of(options, fixed) else {
+            return;
+        };
         let mut from = 0;
         while !self.spent {
-            let Some(current) = frame.get_or_insert_with(|| Frame::of(options, fixed)) else {
-                break;
-            };
-            let Some((i, needs)) = current.next_to_solve(options, from) else {
+            let Some((i, needs)) = frame.next_to_solve(options, from) else {
                 break;
             };
             from = i;
@@ -154,8 +153,8 @@ impl BoundedSearch<'_> {
                 }
                 _ => Status::Exact(self.solve_option(&options[i], depth, depends)),
             };
-            if matches!(options[i].status, Status::Exact(_)) {
-                frame = None;
+            if let Status::Exact(branch) = &options[i].status {
+                frame = frame.with(&branch.view(), options[i].color);
                 from = 0;
             }
         }

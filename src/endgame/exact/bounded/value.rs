@@ -58,51 +58,53 @@ pub(super) fn thermograph_of<T: Borrow<Thermograph>>(black: &[T], white: &[T]) -
     }
 }
 
-/// `thermograph_of` for options whose scaffolds (`lo` of `black`, `hi` of `white`) are already built.
-pub(super) fn thermograph_with<T: Borrow<Thermograph>>(
-    black: &[T],
-    white: &[T],
-    lo: &Wall,
-    hi: &Wall,
-) -> Thermograph {
-    match number_between(black, white) {
-        Some(x) => Thermograph::number(x),
-        None => Thermograph::from_scaffolds(lo.clone(), hi.clone()),
+/// An end of an interval: its value and whether it is excluded.
+pub(super) type End = (Rational, bool);
+
+/// A Left option's end of the interval a number must lie in: its right stop, excluded when it is a
+/// number (a number option `n` has `n ◁ x` only for `x > n`).
+pub(super) fn left_end(th: &Thermograph) -> End {
+    (right_stop(th), is_number(th))
+}
+
+/// A Right option's end: its left stop, excluded when it is a number.
+pub(super) fn right_end(th: &Thermograph) -> End {
+    (left_stop(th), is_number(th))
+}
+
+/// The tighter of two Left ends (the higher; at a tie, excluded if either is).
+pub(super) fn higher_end(a: End, b: End) -> End {
+    if b.0 > a.0 || (b.0 == a.0 && b.1) {
+        b
+    } else {
+        a
     }
 }
 
-/// An end of an interval: its value and whether it is excluded.
-type End = (Rational, bool);
+/// The tighter of two Right ends (the lower; at a tie, excluded if either is).
+pub(super) fn lower_end(a: End, b: End) -> End {
+    if b.0 < a.0 || (b.0 == a.0 && b.1) {
+        b
+    } else {
+        a
+    }
+}
 
 /// The simplest number `x` with every Left option `◁ x ◁` every Right option, if there is one.
 fn number_between<T: Borrow<Thermograph>>(black: &[T], white: &[T]) -> Option<Rational> {
     let low = black
         .iter()
-        .map(Borrow::borrow)
-        .map(|th| (right_stop(th), is_number(th)))
-        .reduce(|a: End, b: End| {
-            if b.0 > a.0 || (b.0 == a.0 && b.1) {
-                b
-            } else {
-                a
-            }
-        })?;
+        .map(|th| left_end(th.borrow()))
+        .reduce(higher_end)?;
     let high = white
         .iter()
-        .map(Borrow::borrow)
-        .map(|th| (left_stop(th), is_number(th)))
-        .reduce(|a: End, b: End| {
-            if b.0 < a.0 || (b.0 == a.0 && b.1) {
-                b
-            } else {
-                a
-            }
-        })?;
+        .map(|th| right_end(th.borrow()))
+        .reduce(lower_end)?;
     simplest_in(low, high)
 }
 
 /// The simplest number in the interval from `low` to `high` (ends excluded where marked).
-fn simplest_in(low: End, high: End) -> Option<Rational> {
+pub(super) fn simplest_in(low: End, high: End) -> Option<Rational> {
     if low.0 > high.0 || (low.0 == high.0 && (low.1 || high.1)) {
         return None;
     }
