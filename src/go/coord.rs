@@ -304,6 +304,27 @@ impl Move {
     }
 }
 
+/// A set of grid points, a bit each: no allocation, for the inner loops of readers and assessments.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PointSet([u64; GRID.div_ceil(64)]);
+
+impl PointSet {
+    pub fn insert(&mut self, p: Point) {
+        self.0[p.index() / 64] |= 1 << (p.index() % 64);
+    }
+
+    /// Adds `p`; `false` when it was in already.
+    pub fn add(&mut self, p: Point) -> bool {
+        let fresh = !self.contains(p);
+        self.insert(p);
+        fresh
+    }
+
+    pub fn contains(&self, p: Point) -> bool {
+        self.0[p.index() / 64] & (1 << (p.index() % 64)) != 0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -350,26 +371,5 @@ mod tests {
         assert_eq!(BoardSize::parse("7x5").unwrap().area(), 35);
         assert!(BoardSize::parse("20").is_err());
         assert!(BoardSize::parse("1x5").is_err());
-    }
-}
-
-/// A set of grid points, a bit each: no allocation, for the inner loops of readers and assessments.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PointSet([u64; GRID.div_ceil(64)]);
-
-impl PointSet {
-    pub fn insert(&mut self, p: Point) {
-        self.0[p.index() / 64] |= 1 << (p.index() % 64);
-    }
-
-    /// Adds `p`; `false` when it was in already.
-    pub fn add(&mut self, p: Point) -> bool {
-        let fresh = !self.contains(p);
-        self.insert(p);
-        fresh
-    }
-
-    pub fn contains(&self, p: Point) -> bool {
-        self.0[p.index() / 64] & (1 << (p.index() % 64)) != 0
     }
 }

@@ -5,7 +5,7 @@ use super::Fixed;
 use super::node::ThermoBranch;
 use super::options::{Option_, Status, combine};
 use super::proof::{Bound, Goal, Stop};
-use super::value;
+use super::value::{self, Scaffolds};
 use crate::endgame::cgt::{Rational, Thermograph, Wall};
 use crate::go::Color;
 use std::borrow::Cow;
@@ -14,11 +14,7 @@ use std::borrow::Cow;
 /// make, whether that game is a number, and the goals each colour's other options need. Kept from
 /// option to option: solving one more combines its wall into one scaffold.
 pub(super) struct Frame {
-    lo: Wall,
-    hi: Wall,
-    /// The solved options' tightest ends of the interval a number must lie in (`value::End`).
-    low: value::End,
-    high: value::End,
+    scaffolds: Scaffolds,
     t: Rational,
     number: bool,
     needs_black: Vec<Goal>,
@@ -39,61 +35,34 @@ impl Frame {
     pub fn of(options: &[Option_], fixed: &Fixed) -> Option<Frame> {
         let black = solved(options, Color::Black, &fixed.0);
         let white = solved(options, Color::White, &fixed.1);
-        let lo = value::left_scaffold(black.iter().map(|c| c.as_ref()))?;
-        let hi = value::right_scaffold(white.iter().map(|c| c.as_ref()))?;
-        let low = black
-            .iter()
-            .map(|c| value::left_end(c))
-            .reduce(value::higher_end)?;
-        let high = white
-            .iter()
-            .map(|c| value::right_end(c))
-            .reduce(value::lower_end)?;
-        Some(Frame::from_parts(lo, hi, low, high))
+        Scaffolds::of(&black, &white).map(Frame::from_scaffolds)
     }
 
     /// The frame once one more option of `color`, whose thermograph (in the node's frame) is `th`, is
     /// solved.
     pub fn with(self, th: &Thermograph, color: Color) -> Frame {
-        let Frame {
-            mut lo,
-            mut hi,
-            mut low,
-            mut high,
-            ..
-        } = self;
-        match color {
-            Color::Black => {
-                lo = lo.combine(&th.right.tilt(-Rational::ONE), true);
-                low = value::higher_end(low, value::left_end(th));
-            }
-            Color::White => {
-                hi = hi.combine(&th.left.tilt(Rational::ONE), false);
-                high = value::lower_end(high, value::right_end(th));
-            }
-        }
-        Frame::from_parts(lo, hi, low, high)
+        let mut scaffolds = self.scaffolds;
+        scaffolds.add(th, color);
+        Frame::from_scaffolds(scaffolds)
     }
 
-    fn from_parts(lo: Wall, hi: Wall, low: value::End, high: value::End) -> Frame {
-        let th = match value::simplest_in(low, high) {
-            Some(x) => Thermograph::number(x),
-            None => Thermograph::from_scaffolds(lo.clone(), hi.clone()),
-        };
+    fn from_scaffolds(scaffolds: Scaffolds) -> Frame {
+        let th = scaffolds.thermograph();
         let number = value::is_number(&th);
         let t = th.temperature.max(Rational::ZERO);
         let goal = |stop, c, upper, strict| Goal {
             stop,
             bound: Bound { c, upper, strict },
         };
+        let Scaffolds { lo, hi, low, high } = &scaffolds;
         let (needs_black, needs_white) = if number {
             (
                 vec![goal(Stop::Right, low.0, true, true)],
                 vec![goal(Stop::Left, high.0, false, true)],
             )
         } else {
-            let top = value::extreme_on(&lo, Rational::ZERO, t, false);
-            let bottom = value::extreme_on(&hi, Rational::ZERO, t, true);
+            let top = value::extreme_on(lo, Rational::ZERO, t, false);
+            let bottom = value::extreme_on(hi, Rational::ZERO, t, true);
             (
                 vec![
                     goal(Stop::Right, top, true, false),
@@ -106,10 +75,7 @@ impl Frame {
             )
         };
         Frame {
-            lo,
-            hi,
-            low,
-            high,
+            scaffolds,
             t,
             number,
             needs_black,
@@ -123,8 +89,8 @@ impl Frame {
         let zero = Rational::ZERO;
         options.iter().enumerate().skip(from).find_map(|(i, o)| {
             let (needs, scaffold, below) = match o.color {
-                Color::Black => (&self.needs_black, &self.lo, true),
-                Color::White => (&self.needs_white, &self.hi, false),
+                Color::Black => (&self.needs_black, &self.scaffolds.lo, true),
+                Color::White => (&self.needs_white, &self.scaffolds.hi, false),
             };
             let by_wall = match &o.status {
                 Status::Bound { wall, .. } if self.number => needs[0].bound.holds(wall.at(zero)),

@@ -139,7 +139,7 @@ fn classify(root: &ThermoNode) -> Kind {
     let hotter = |color| {
         root.best(color)
             .first()
-            .is_some_and(|b| b.thermograph().temperature > t)
+            .is_some_and(|b| b.view().temperature > t)
     };
     match (hotter(Color::Black), hotter(Color::White)) {
         (true, true) => Kind::DoubleSente,

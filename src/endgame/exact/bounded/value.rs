@@ -2,6 +2,7 @@
 //! bounds that let the search leave an option unsearched.
 
 use crate::endgame::cgt::{Rational, Thermograph, Wall};
+use crate::go::Color;
 use std::borrow::Borrow;
 
 /// Whether a thermograph is a number's (a mast from below zero).
@@ -26,85 +27,128 @@ pub(super) fn left_stop(th: &Thermograph) -> Rational {
     }
 }
 
-/// Left's scaffold: the maximum over Left's options of their right walls less t.
-pub(super) fn left_scaffold<'a>(options: impl Iterator<Item = &'a Thermograph>) -> Option<Wall> {
-    options
-        .map(|th| th.right.tilt(-Rational::ONE))
-        .reduce(|a, b| a.combine(&b, true))
+/// A game's thermograph in the making, from its options' thermographs: Left's scaffold (the maximum of
+/// Left's options' right walls less t), Right's (the minimum of Right's options' left walls plus t),
+/// and the tightest ends of the interval a number must lie in. Options can be added one at a time.
+pub(super) struct Scaffolds {
+    pub lo: Wall,
+    pub hi: Wall,
+    /// The highest right stop of Left's options and the lowest left stop of Right's, each excluded when
+    /// it is a number's (a number option `n` has `n ◁ x` only for `x > n`).
+    pub low: End,
+    pub high: End,
 }
 
-/// Right's scaffold: the minimum over Right's options of their left walls plus t.
-pub(super) fn right_scaffold<'a>(options: impl Iterator<Item = &'a Thermograph>) -> Option<Wall> {
+/// An end of an interval: its value and whether it is excluded.
+pub(super) type End = (Rational, bool);
+
+impl Scaffolds {
+    /// The scaffolds of `black`'s and `white`'s options; `None` while a colour has none.
+    pub fn of<T: Borrow<Thermograph>>(black: &[T], white: &[T]) -> Option<Scaffolds> {
+        let (low, high) = (
+            best_end(black, Color::Black)?,
+            best_end(white, Color::White)?,
+        );
+        let (lo, hi) = walls(black, white)?;
+        Some(Scaffolds { lo, hi, low, high })
+    }
+
+    /// Adds an option of `color`.
+    pub fn add(&mut self, th: &Thermograph, color: Color) {
+        let end = end_of(th, color);
+        match color {
+            Color::Black => {
+                self.lo = self.lo.combine(&taxed(th, color), true);
+                self.low = tighter(self.low, end, color);
+            }
+            Color::White => {
+                self.hi = self.hi.combine(&taxed(th, color), false);
+                self.high = tighter(self.high, end, color);
+            }
+        }
+    }
+
+    /// The game's thermograph (`thermograph_of`).
+    pub fn thermograph(&self) -> Thermograph {
+        match simplest_in(self.low, self.high) {
+            Some(x) => Thermograph::number(x),
+            None => Thermograph::from_scaffolds(self.lo.clone(), self.hi.clone()),
+        }
+    }
+}
+
+/// An option's wall that makes its colour's scaffold: Left's right wall less t, Right's left wall plus t.
+fn taxed(th: &Thermograph, color: Color) -> Wall {
+    match color {
+        Color::Black => th.right.tilt(-Rational::ONE),
+        Color::White => th.left.tilt(Rational::ONE),
+    }
+}
+
+/// Left's and Right's scaffolds of `black`'s and `white`'s options.
+fn walls<T: Borrow<Thermograph>>(black: &[T], white: &[T]) -> Option<(Wall, Wall)> {
+    let scaffold = |options: &[T], color: Color| {
+        options
+            .iter()
+            .map(|th| taxed(th.borrow(), color))
+            .reduce(|a, b| a.combine(&b, color == Color::Black))
+    };
+    Some((
+        scaffold(black, Color::Black)?,
+        scaffold(white, Color::White)?,
+    ))
+}
+
+/// An option's end of the interval a number must lie in: a Left option's right stop, a Right option's
+/// left stop, excluded when the option is a number (a number option `n` has `n ◁ x` only for `x > n`).
+fn end_of(th: &Thermograph, color: Color) -> End {
+    let stop = match color {
+        Color::Black => right_stop(th),
+        Color::White => left_stop(th),
+    };
+    (stop, is_number(th))
+}
+
+/// The tighter of two ends of `color`'s options (Left's the higher, Right's the lower; at a tie, the
+/// excluded one).
+fn tighter(a: End, b: End, color: Color) -> End {
+    let beyond = match color {
+        Color::Black => b.0 > a.0,
+        Color::White => b.0 < a.0,
+    };
+    if beyond || (b.0 == a.0 && b.1) { b } else { a }
+}
+
+/// The tightest end of `color`'s options; `None` when there is none.
+fn best_end<T: Borrow<Thermograph>>(options: &[T], color: Color) -> Option<End> {
     options
-        .map(|th| th.left.tilt(Rational::ONE))
-        .reduce(|a, b| a.combine(&b, false))
+        .iter()
+        .map(|th| end_of(th.borrow(), color))
+        .reduce(|a, b| tighter(a, b, color))
 }
 
 /// The thermograph of a game with options of both colours. A number `x` with every Left option `◁ x`
 /// and every Right option `x ◁` makes the game that number, the simplest such (Conway's simplicity
 /// rule). `x ◁ n` for a number option means `x < n`; for any other option it is read from its stop: a
 /// Left option whose right stop is at most `x` is `◁ x` (Right, moving first in `G^L − x`, reaches 0 with
-/// Left to move). Otherwise the walls come from the scaffolds.
+/// Left to move). Otherwise the walls come from the scaffolds, built only then.
 pub(super) fn thermograph_of<T: Borrow<Thermograph>>(black: &[T], white: &[T]) -> Thermograph {
-    if let Some(x) = number_between(black, white) {
+    let zero = Thermograph::number(Rational::ZERO);
+    let (Some(low), Some(high)) = (best_end(black, Color::Black), best_end(white, Color::White))
+    else {
+        return zero;
+    };
+    if let Some(x) = simplest_in(low, high) {
         return Thermograph::number(x);
     }
-    match (
-        left_scaffold(black.iter().map(Borrow::borrow)),
-        right_scaffold(white.iter().map(Borrow::borrow)),
-    ) {
-        (Some(l), Some(r)) => Thermograph::from_scaffolds(l, r),
-        _ => Thermograph::number(Rational::ZERO),
+    match walls(black, white) {
+        Some((lo, hi)) => Thermograph::from_scaffolds(lo, hi),
+        None => zero,
     }
-}
-
-/// An end of an interval: its value and whether it is excluded.
-pub(super) type End = (Rational, bool);
-
-/// A Left option's end of the interval a number must lie in: its right stop, excluded when it is a
-/// number (a number option `n` has `n ◁ x` only for `x > n`).
-pub(super) fn left_end(th: &Thermograph) -> End {
-    (right_stop(th), is_number(th))
-}
-
-/// A Right option's end: its left stop, excluded when it is a number.
-pub(super) fn right_end(th: &Thermograph) -> End {
-    (left_stop(th), is_number(th))
-}
-
-/// The tighter of two Left ends (the higher; at a tie, excluded if either is).
-pub(super) fn higher_end(a: End, b: End) -> End {
-    if b.0 > a.0 || (b.0 == a.0 && b.1) {
-        b
-    } else {
-        a
-    }
-}
-
-/// The tighter of two Right ends (the lower; at a tie, excluded if either is).
-pub(super) fn lower_end(a: End, b: End) -> End {
-    if b.0 < a.0 || (b.0 == a.0 && b.1) {
-        b
-    } else {
-        a
-    }
-}
-
-/// The simplest number `x` with every Left option `◁ x ◁` every Right option, if there is one.
-fn number_between<T: Borrow<Thermograph>>(black: &[T], white: &[T]) -> Option<Rational> {
-    let low = black
-        .iter()
-        .map(|th| left_end(th.borrow()))
-        .reduce(higher_end)?;
-    let high = white
-        .iter()
-        .map(|th| right_end(th.borrow()))
-        .reduce(lower_end)?;
-    simplest_in(low, high)
 }
 
 /// The simplest number in the interval from `low` to `high` (ends excluded where marked).
-pub(super) fn simplest_in(low: End, high: End) -> Option<Rational> {
+fn simplest_in(low: End, high: End) -> Option<Rational> {
     if low.0 > high.0 || (low.0 == high.0 && (low.1 || high.1)) {
         return None;
     }
@@ -184,11 +228,11 @@ pub(super) fn extreme_on(wall: &Wall, from: Rational, to: Rational, max: bool) -
 }
 
 /// A bound that proves nothing: far above any count for Left's options, far below for Right's.
-pub(super) fn unbounded(color: crate::go::Color) -> Wall {
+pub(super) fn unbounded(color: Color) -> Wall {
     let far = Rational::integer(1 << 20);
     let th = Thermograph::number(match color {
-        crate::go::Color::Black => far,
-        crate::go::Color::White => -far,
+        Color::Black => far,
+        Color::White => -far,
     });
     th.left
 }
