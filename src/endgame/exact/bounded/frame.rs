@@ -47,9 +47,9 @@ impl Frame {
     }
 
     fn from_scaffolds(scaffolds: Scaffolds) -> Frame {
-        let th = scaffolds.thermograph();
-        let number = value::is_number(&th);
-        let t = th.temperature.max(Rational::ZERO);
+        let temperature = scaffolds.temperature();
+        let number = temperature < Rational::ZERO;
+        let t = temperature.max(Rational::ZERO);
         let goal = |stop, c, upper, strict| Goal {
             stop,
             bound: Bound { c, upper, strict },

@@ -1,6 +1,7 @@
 //! A node's thermograph from its options' thermographs, with the solver's rules for numbers, and the
 //! bounds that let the search leave an option unsearched.
 
+use crate::endgame::cgt::thermograph::first_meeting;
 use crate::endgame::cgt::{Rational, Thermograph, Wall};
 use crate::go::Color;
 use std::borrow::Borrow;
@@ -68,11 +69,12 @@ impl Scaffolds {
         }
     }
 
-    /// The game's thermograph (`thermograph_of`).
-    pub fn thermograph(&self) -> Thermograph {
+    /// The game's temperature (that of `thermograph_of`), without building its walls: below zero
+    /// when the game is a number.
+    pub fn temperature(&self) -> Rational {
         match simplest_in(self.low, self.high) {
-            Some(x) => Thermograph::number(x),
-            None => Thermograph::from_scaffolds(self.lo.clone(), self.hi.clone()),
+            Some(_) => -Rational::ONE,
+            None => first_meeting(&self.lo, &self.hi),
         }
     }
 }
